@@ -1,0 +1,76 @@
+// sgemm: single-precision matrix multiplication on NVIDIA GPUs.
+//
+//   C = alpha * op(A) * op(B) + beta * C        (float32 in, float32 out)
+//
+// The semantics are those of reference BLAS (column-major) and CBLAS (row-major);
+// see DESIGN.md in the repository for the full contract.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace sgemm {
+
+enum class Layout { RowMajor, ColMajor };  // storage order of A, B and C
+enum class Op { N, T };                    // op(X) = X or X^T
+enum class Math {
+  Fp32,        // IEEE float32 FMA on CUDA cores (default; what cublasSgemm computes)
+  Fp32Tf32x3,  // tensor cores, operands split into TF32 big+small parts; accuracy of Fp32
+  Tf32,        // tensor cores, operands rounded to TF32 (fast, ~1e-3 relative error)
+};
+enum class Status { Success, InvalidValue, NotSupported, NoDevice, CudaError, OutOfMemory };
+enum class Track { Simt, Cute, TensorCore };  // the ladder a kernel belongs to
+
+struct Options {
+  std::string_view kernel = "auto";  // a registry slug, or "auto"
+  Math math = Math::Fp32;
+};
+
+// Enqueues C = alpha * op(A) * op(B) + beta * C on `stream`. Never synchronizes, never throws.
+// Leading dimensions follow BLAS (ColMajor) and CBLAS (RowMajor): lda >= max(1, rows of A as
+// stored in the given layout's sense), likewise ldb and ldc.
+Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+            float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+            float beta, float* c, std::int64_t ldc, cudaStream_t stream = nullptr,
+            const Options& options = {});
+
+const char* to_string(Status);
+const char* to_string(Math);
+const char* to_string(Track);
+std::string_view last_error();  // thread-local detail for the last non-Success status
+
+// One call of gemm() as the registry sees it: what a kernel's requirements are judged on.
+struct Problem {
+  Layout layout = Layout::RowMajor;
+  Op op_a = Op::N, op_b = Op::N;
+  std::int64_t m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  std::int64_t lda = 1;
+  const float* b = nullptr;
+  std::int64_t ldb = 1;
+  float* c = nullptr;
+  std::int64_t ldc = 1;
+};
+
+struct KernelInfo {
+  std::string_view slug;          // e.g. "simt-05-blocktile-2d": what Options::kernel names
+  Track track;
+  int rung;                       // position in its track's ladder (1-based)
+  std::string_view title;         // one line: what makes this rung
+  Math math;
+  std::string_view source;        // the seed article and section the rung comes from
+  std::string_view requirements;  // "none", or what a call must meet (alignment, ld, device)
+
+  // True when this kernel computes the call correctly; otherwise false and, if `reason` is
+  // given, why not. Argument validity (ld >= rows, ...) is checked by gemm(), not here.
+  bool supports(const Problem& problem, std::string* reason = nullptr) const;
+};
+
+std::span<const KernelInfo> kernels();  // the registry, in ladder order
+
+}  // namespace sgemm

@@ -1,0 +1,190 @@
+// sgemm::gemm(): argument validation, reference-BLAS quick returns, kernel choice, launch.
+#include "sgemm/sgemm.hpp"
+
+#include <algorithm>
+#include <string>
+
+#include "api/gemm.hpp"
+#include "api/registry.hpp"
+#include "api/scale_c.hpp"
+
+namespace sgemm {
+namespace {
+
+thread_local std::string t_last_error;
+
+Status fail(Status status, std::string message) {
+  t_last_error = std::move(message);
+  return status;
+}
+
+Status from_cuda(cudaError_t err, std::string_view what) {
+  std::string msg = std::string(what) + ": " + cudaGetErrorName(err) + " (" +
+                    cudaGetErrorString(err) + ")";
+  switch (err) {
+    case cudaErrorMemoryAllocation: return fail(Status::OutOfMemory, msg);
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorInvalidDevice: return fail(Status::NoDevice, msg);
+    default: return fail(Status::CudaError, msg);
+  }
+}
+
+bool valid(Layout l) { return l == Layout::RowMajor || l == Layout::ColMajor; }
+bool valid(Op o) { return o == Op::N || o == Op::T; }
+bool valid(Math m) { return m == Math::Fp32 || m == Math::Fp32Tf32x3 || m == Math::Tf32; }
+
+}  // namespace
+
+namespace detail {
+
+Canonical to_canonical(const Problem& p, float alpha, float beta) {
+  // Row-major: A and B keep their places. op N on a row-major A (m x k) is K-major; op T on a
+  // row-major B (stored n x k) is K-major.
+  if (p.layout == Layout::RowMajor)
+    return {p.m, p.n, p.k, alpha, beta, p.a, p.lda, p.op_a == Op::N, p.b, p.ldb,
+            p.op_b == Op::T, p.c, p.ldc};
+  // Column-major: C^T (row-major n x m) = op(B)^T op(A)^T. The new A is op(B)^T, whose element
+  // (j, p) is op(B)(p, j): K-major when B is stored k x n column-major (op N).
+  return {p.n, p.m, p.k, alpha, beta, p.b, p.ldb, p.op_b == Op::N, p.a, p.lda,
+          p.op_a == Op::T, p.c, p.ldc};
+}
+
+Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                float beta, const float* c, std::int64_t ldc, const Options& options,
+                std::string* message) {
+  auto bad = [&](std::string text) {
+    *message = std::move(text);
+    return Status::InvalidValue;
+  };
+  if (!valid(layout)) return bad("layout: not RowMajor or ColMajor");
+  if (!valid(op_a)) return bad("op_a: not N or T");
+  if (!valid(op_b)) return bad("op_b: not N or T");
+  if (!valid(options.math)) return bad("options.math: not a Math value");
+  if (m < 0) return bad("m = " + std::to_string(m) + " < 0");
+  if (n < 0) return bad("n = " + std::to_string(n) + " < 0");
+  if (k < 0) return bad("k = " + std::to_string(k) + " < 0");
+  // The extent of each matrix along its leading dimension, as stored.
+  const bool row = layout == Layout::RowMajor;
+  const std::int64_t a_lead = row ? (op_a == Op::N ? k : m) : (op_a == Op::N ? m : k);
+  const std::int64_t b_lead = row ? (op_b == Op::N ? n : k) : (op_b == Op::N ? k : n);
+  const std::int64_t c_lead = row ? n : m;
+  auto check_ld = [&](const char* name, std::int64_t ld, std::int64_t lead) -> bool {
+    if (ld >= std::max<std::int64_t>(1, lead)) return true;
+    *message = std::string(name) + " = " + std::to_string(ld) + " < max(1, " +
+               std::to_string(lead) + ")";
+    return false;
+  };
+  if (!check_ld("lda", lda, a_lead) || !check_ld("ldb", ldb, b_lead) ||
+      !check_ld("ldc", ldc, c_lead))
+    return Status::InvalidValue;
+  const Work work = plan(m, n, k, alpha, beta);
+  if (work == Work::Multiply && a == nullptr) return bad("a is null");
+  if (work == Work::Multiply && b == nullptr) return bad("b is null");
+  if (work != Work::None && c == nullptr) return bad("c is null");
+  return Status::Success;
+}
+
+Work plan(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float beta) {
+  if (m == 0 || n == 0) return Work::None;
+  if (alpha == 0.0f || k == 0) return beta == 1.0f ? Work::None : Work::ScaleC;
+  return Work::Multiply;
+}
+
+Status select_kernel(const Canonical& p, const Options& options, const KernelEntry** chosen,
+                     std::string* message) {
+  *chosen = nullptr;
+  if (options.kernel != "auto") {
+    const KernelEntry* e = find_kernel(options.kernel);
+    if (!e) {
+      *message = "options.kernel: no kernel named '" + std::string(options.kernel) + "'";
+      return Status::InvalidValue;
+    }
+    if (e->info.math != options.math) {
+      *message = "options.kernel: '" + std::string(e->info.slug) + "' computes " +
+                 to_string(e->info.math) + " math but options.math is " + to_string(options.math);
+      return Status::InvalidValue;
+    }
+    if (std::string_view why = e->why_not(p); !why.empty()) {
+      *message = std::string(e->info.slug) + ": " + std::string(why);
+      return Status::NotSupported;
+    }
+    *chosen = e;
+    return Status::Success;
+  }
+  for (const KernelEntry& e : registry()) {
+    if (e.info.math != options.math || e.auto_priority <= 0) continue;
+    if ((!*chosen || e.auto_priority > (*chosen)->auto_priority) && e.why_not(p).empty())
+      *chosen = &e;
+  }
+  if (!*chosen) {
+    *message = std::string("auto: no registered kernel computes this call in ") +
+               to_string(options.math) + " math";
+    return Status::NotSupported;
+  }
+  return Status::Success;
+}
+
+}  // namespace detail
+
+Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+            float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+            float beta, float* c, std::int64_t ldc, cudaStream_t stream, const Options& options) {
+  std::string message;
+  if (Status s = detail::validate(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                  ldc, options, &message);
+      s != Status::Success)
+    return fail(s, std::move(message));
+
+  const detail::Canonical p =
+      detail::to_canonical({layout, op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc}, alpha, beta);
+  switch (detail::plan(m, n, k, alpha, beta)) {
+    case detail::Work::None: return Status::Success;
+    case detail::Work::ScaleC:
+      if (cudaError_t err = detail::scale_c(p.c, p.m, p.n, p.ldc, beta, stream))
+        return from_cuda(err, "scaling C");
+      return Status::Success;
+    case detail::Work::Multiply: break;
+  }
+  const detail::KernelEntry* kernel = nullptr;
+  if (Status s = detail::select_kernel(p, options, &kernel, &message); s != Status::Success)
+    return fail(s, std::move(message));
+  if (cudaError_t err = kernel->launch(p, stream))
+    return from_cuda(err, std::string(kernel->info.slug));
+  return Status::Success;
+}
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::Success: return "Success";
+    case Status::InvalidValue: return "InvalidValue";
+    case Status::NotSupported: return "NotSupported";
+    case Status::NoDevice: return "NoDevice";
+    case Status::CudaError: return "CudaError";
+    case Status::OutOfMemory: return "OutOfMemory";
+  }
+  return "unknown Status";
+}
+
+const char* to_string(Math m) {
+  switch (m) {
+    case Math::Fp32: return "Fp32";
+    case Math::Fp32Tf32x3: return "Fp32Tf32x3";
+    case Math::Tf32: return "Tf32";
+  }
+  return "unknown Math";
+}
+
+const char* to_string(Track t) {
+  switch (t) {
+    case Track::Simt: return "simt";
+    case Track::Cute: return "cute";
+    case Track::TensorCore: return "tensorcore";
+  }
+  return "unknown Track";
+}
+
+std::string_view last_error() { return t_last_error; }
+
+}  // namespace sgemm

@@ -1,0 +1,28 @@
+// gemm()'s decisions, exposed so that host tests can check them without a GPU.
+#pragma once
+
+#include <string>
+
+#include "kernels/kernel.hpp"
+
+namespace sgemm::detail {
+
+// Checks every argument as reference BLAS does; on failure returns the message naming it.
+Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+                float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+                float beta, const float* c, std::int64_t ldc, const Options& options,
+                std::string* message);
+
+// What a valid call has to do (reference BLAS's quick returns).
+enum class Work {
+  None,      // m == 0 or n == 0, or (alpha == 0 or k == 0) and beta == 1
+  ScaleC,    // alpha == 0 or k == 0: C = beta * C, A and B not read
+  Multiply,  // the product proper
+};
+Work plan(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float beta);
+
+// The kernel that runs `p` under `options`: a named one (checked) or the best `auto` choice.
+Status select_kernel(const Canonical& p, const Options& options, const KernelEntry** chosen,
+                     std::string* message);
+
+}  // namespace sgemm::detail

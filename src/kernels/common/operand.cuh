@@ -1,0 +1,34 @@
+// Element access and the epilogue shared by the rungs that read operands one float at a time.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.hpp"
+
+namespace sgemm::detail {
+
+// A matrix seen through two strides: X(r, c) = ptr[r * row_stride + c * col_stride]. One of
+// the strides is 1 and the other is the leading dimension, so one type covers every layout.
+struct StridedOperand {
+  const float* ptr;
+  std::int64_t row_stride, col_stride;
+
+  __device__ float operator()(std::int64_t r, std::int64_t col) const {
+    return ptr[r * row_stride + col * col_stride];
+  }
+};
+
+// A (m x k) and B (k x n) of a canonical problem.
+inline StridedOperand operand_a(const Canonical& p) {
+  return p.a_k_major ? StridedOperand{p.a, p.lda, 1} : StridedOperand{p.a, 1, p.lda};
+}
+inline StridedOperand operand_b(const Canonical& p) {
+  return p.b_k_major ? StridedOperand{p.b, 1, p.ldb} : StridedOperand{p.b, p.ldb, 1};
+}
+
+// C = alpha * acc + beta * C, reading C only when beta != 0 (so NaN in C cannot leak in).
+__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
+  *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
+
+}  // namespace sgemm::detail

@@ -1,0 +1,71 @@
+// The contract between gemm() and a kernel file. Every file under src/kernels/<track>/ defines
+//
+//   std::span<const sgemm::detail::KernelEntry> sgemm::detail::entries_<track>_<NN>_<name>();
+//
+// (SGEMM_KERNEL_ENTRIES below spells it), which the registry calls in ladder order. CMake
+// generates that list from the file names, so adding a rung is adding a file.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "sgemm/sgemm.hpp"
+
+namespace sgemm::detail {
+
+// The one problem every kernel solves: C is row-major (m x n, leading dimension ldc) and
+//
+//   C = alpha * A * B + beta * C,   A is m x k, B is k x n,
+//   A(i, p) = a_k_major ? a[i * lda + p] : a[p * lda + i]
+//   B(p, j) = b_k_major ? b[j * ldb + p] : b[p * ldb + j]
+//
+// gemm() maps every (layout, op_a, op_b) onto this form; a column-major C is the row-major
+// C^T = op(B)^T op(A)^T, so there A and B swap places. Kernels see m, n, k > 0 and alpha != 0
+// (the quick returns of reference BLAS are taken before), and must not read C when beta == 0.
+struct Canonical {
+  std::int64_t m, n, k;
+  float alpha, beta;
+  const float* a;
+  std::int64_t lda;
+  bool a_k_major;
+  const float* b;
+  std::int64_t ldb;
+  bool b_k_major;
+  float* c;
+  std::int64_t ldc;
+};
+
+Canonical to_canonical(const Problem& p, float alpha = 1.0f, float beta = 0.0f);
+
+struct KernelEntry {
+  KernelInfo info;
+  // Empty when the kernel computes `p` correctly, otherwise the reason it cannot.
+  std::string_view (*why_not)(const Canonical& p);
+  // Enqueues the kernel on `stream`. Precondition: why_not(p) is empty. Returns the launch error.
+  cudaError_t (*launch)(const Canonical& p, cudaStream_t stream);
+  // Preference of `auto` among the kernels of one math that support a call: higher wins.
+  // Set from measurements (docs/perf-notes.md); 0 means "never chosen by auto".
+  int auto_priority;
+};
+
+// --- requirement helpers shared by the kernel files ---------------------------------------
+
+// 16-byte alignment of A, B and C and leading dimensions that keep every row 16-byte aligned:
+// what float4 global accesses need.
+std::string_view needs_vec4(const Canonical& p);
+// CUDA's grid limits: blocks_x < 2^31, blocks_y <= 65535.
+std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y);
+inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
+// A device of compute capability 9.0 (sm_90a instructions: wgmma, setmaxnreg).
+std::string_view needs_sm90(const Canonical& p);
+
+inline constexpr std::string_view kVec4Requirement =
+    "A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4";
+
+}  // namespace sgemm::detail
+
+#define SGEMM_KERNEL_ENTRIES(token) \
+  std::span<const ::sgemm::detail::KernelEntry> entries_##token()
