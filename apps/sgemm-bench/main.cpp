@@ -1,0 +1,401 @@
+// sgemm-bench: times kernels against cuBLAS SGEMM in one run and checks every result against a
+// float64 reference. See `sgemm-bench --help` and DESIGN.md ("The bench").
+#include <cublas_v2.h>
+#include <cuda_runtime_api.h>
+#include <nvtx3/nvToolsExt.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+#include <string>
+#include <vector>
+
+#include "cli.hpp"
+#include "reference/cpu_reference.hpp"
+#include "reference/harness.hpp"
+#include "report.hpp"
+#include "tune.hpp"
+
+namespace sgemm::bench {
+namespace {
+
+struct CudaFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+void check(cudaError_t err, const char* what) {
+  if (err != cudaSuccess) throw CudaFailure(std::string(what) + ": " + cudaGetErrorString(err));
+}
+
+// One thing to time: a registry kernel, or cuBLAS.
+struct Contender {
+  std::string name;
+  int rung;
+  Math math;
+  bool is_cublas, cublas_tf32;
+};
+
+// Times `run` (which enqueues one product on the default stream): warm-up, then `reps` runs each
+// bracketed by events, L2 flushed first when the working set would fit in it. Returns the
+// median in ms, or a negative value when the run was too slow for the budget.
+class Timer {
+ public:
+  Timer(std::size_t l2_bytes) : flush_bytes_(std::max<std::size_t>(2 * l2_bytes, 64u << 20)) {
+    check(cudaMalloc(&flush_, flush_bytes_), "cudaMalloc (L2 flush)");
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  ~Timer() {
+    cudaFree(flush_);
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  template <typename Run>
+  double median_ms(Run&& run, const char* label, bool flush_l2, int warmup, int reps,
+                   double first_run_ms, double budget_s) {
+    // A kernel too slow for the budget gets the minimum of 10 timed runs and no extra warm-up,
+    // or no timing at all (the verification run already warmed it up).
+    if (first_run_ms * (warmup + reps) > budget_s * 1e3) {
+      warmup = 0;
+      reps = 10;
+      if (first_run_ms * reps > 4 * budget_s * 1e3) return -1;
+    }
+    for (int i = 0; i < warmup; ++i) run();
+    check(cudaGetLastError(), "warm-up");
+    std::vector<float> times(reps);
+    nvtxRangePushA(label);
+    for (int i = 0; i < reps; ++i) {
+      if (flush_l2) check(cudaMemsetAsync(flush_, i & 0xff, flush_bytes_), "L2 flush");
+      check(cudaEventRecord(start_), "cudaEventRecord");
+      run();
+      check(cudaEventRecord(stop_), "cudaEventRecord");
+      check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+      check(cudaEventElapsedTime(&times[i], start_, stop_), "cudaEventElapsedTime");
+    }
+    nvtxRangePop();
+    std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
+    return times[reps / 2];
+  }
+
+ private:
+  std::size_t flush_bytes_;
+  void* flush_ = nullptr;
+  cudaEvent_t start_, stop_;
+};
+
+struct DeviceFacts {
+  std::string name;
+  int sms = 0, clock_mhz = 0, mem_clock_mhz = 0, cc = 0, runtime = 0, driver = 0;
+  std::size_t l2_bytes = 0;
+  double fp32_peak_tflops() const { return sms * 128.0 * 2.0 * clock_mhz * 1e6 / 1e12; }
+};
+
+DeviceFacts device_facts(int device) {
+  DeviceFacts f;
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
+  f.name = prop.name;
+  f.sms = prop.multiProcessorCount;
+  f.l2_bytes = prop.l2CacheSize;
+  f.cc = prop.major * 10 + prop.minor;
+  int khz = 0;
+  check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device), "clock rate");
+  f.clock_mhz = khz / 1000;
+  check(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device), "memory clock rate");
+  f.mem_clock_mhz = khz / 1000;
+  cudaRuntimeGetVersion(&f.runtime);
+  cudaDriverGetVersion(&f.driver);
+  return f;
+}
+
+std::string version(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
+
+std::string today() {
+  const std::time_t t = std::time(nullptr);
+  char buf[16];
+  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
+  return buf;
+}
+
+struct Row {
+  std::string kernel;
+  int rung;
+  Math math;
+  Shape shape;
+  Op op_a, op_b;
+  double ms = -1, tflops = 0, ratio = 0, pct_peak = 0, rel_fro = 0, worst = 0;
+  std::string status;  // PASS, FAIL, SKIP (...), ERROR (...)
+};
+
+const char* math_name(Math m) {
+  return m == Math::Fp32 ? "fp32" : m == Math::Fp32Tf32x3 ? "tf32x3" : "tf32";
+}
+
+std::string fmt(double v, int precision, bool sci = false) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, sci ? "%.*e" : "%.*f", precision, v);
+  return buf;
+}
+
+class Bench {
+ public:
+  Bench(const BenchOptions& o, DeviceFacts facts)
+      : o_(o), facts_(std::move(facts)), timer_(facts_.l2_bytes) {
+    if (cublasCreate(&cublas_) != CUBLAS_STATUS_SUCCESS) throw CudaFailure("cublasCreate failed");
+  }
+  ~Bench() { cublasDestroy(cublas_); }
+
+  std::vector<Row> run_all() {
+    std::vector<Contender> contenders{{"cublas-sgemm", 0, Math::Fp32, true, false}};
+    if (o_.cublas_tf32) contenders.push_back({"cublas-tf32", 0, Math::Tf32, true, true});
+    for (const KernelInfo& k : kernels())
+      if (kernel_selected(o_, k.slug) && (!o_.math || *o_.math == k.math))
+        contenders.push_back({std::string(k.slug), k.rung, k.math, false, false});
+    std::vector<Row> rows;
+    for (const Shape& shape : o_.shapes)
+      for (auto [op_a, op_b] : o_.ops) run_shape(shape, op_a, op_b, contenders, rows);
+    return rows;
+  }
+
+ private:
+  void run_shape(const Shape& shape, Op op_a, Op op_b, const std::vector<Contender>& contenders,
+                 std::vector<Row>& rows) {
+    ref::GemmCase gc;
+    gc.layout = o_.layout;
+    gc.op_a = op_a;
+    gc.op_b = op_b;
+    gc.m = shape.m;
+    gc.n = shape.n;
+    gc.k = shape.k;
+    gc.alpha = o_.alpha;
+    gc.beta = o_.beta;
+    ref::CaseBuffers buffers(gc);
+    buffers.fill_random(0x5eed0000u + rows.size());
+    buffers.compute_reference(cublas_);
+    const ref::GemmCase c = buffers.gemm_case();
+    const double flops = 2.0 * double(c.m) * double(c.n) * double(c.k);
+    const double working_set = 4.0 * double(ref::storage_a(c).elements() +
+                                            ref::storage_b(c).elements() +
+                                            ref::storage_c(c).elements());
+    const bool flush = working_set < 2.0 * double(facts_.l2_bytes);
+    std::fprintf(stderr, "== %s\n", ref::describe(c).c_str());
+    double cublas_ms = -1;
+    const std::size_t first_row = rows.size();
+    for (const Contender& who : contenders) {
+      Row row{who.name, who.rung, who.math, shape, op_a, op_b};
+      auto run = [&]() -> std::string {
+        if (who.is_cublas) {
+          if (ref::cublas_sgemm(cublas_, c, buffers.a(), buffers.b(), buffers.c(), who.cublas_tf32) != CUBLAS_STATUS_SUCCESS)
+            return "cuBLAS failed";
+          return {};
+        }
+        Options opt;
+        opt.kernel = who.name;
+        opt.math = who.math;
+        const Status s = gemm(c.layout, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, buffers.a(), c.lda,
+                              buffers.b(), c.ldb, c.beta, buffers.c(), c.ldc, nullptr, opt);
+        if (s == Status::Success) return {};
+        return std::string(to_string(s)) + ": " + std::string(last_error());
+      };
+      try {
+        // Verification run (also the first warm-up), timed roughly to size the timing loop.
+        buffers.reset_c();
+        check(cublasSetStream(cublas_, nullptr) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown, "cublasSetStream");
+        const auto t0 = std::chrono::steady_clock::now();
+        if (std::string err = run(); !err.empty()) {
+          row.status = err.starts_with("NotSupported") ? "SKIP (" + err.substr(14) + ")" : "ERROR (" + err + ")";
+          rows.push_back(row);
+          print_progress(row);
+          continue;
+        }
+        check(cudaDeviceSynchronize(), who.name.c_str());
+        const double first_ms =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+        const ref::Verdict v = buffers.verify(ref::unit_roundoff(who.math));
+        row.rel_fro = v.rel_fro;
+        row.worst = v.worst;
+        row.status = v.pass ? "PASS" : "FAIL";
+        if (!v.pass) std::fprintf(stderr, "   %s FAIL: %s\n", who.name.c_str(), v.detail.c_str());
+        row.ms = timer_.median_ms([&] { run(); }, who.name.c_str(), flush, o_.warmup, o_.reps,
+                                  first_ms, o_.budget_s);
+        check(cudaDeviceSynchronize(), who.name.c_str());
+        if (row.ms > 0) {
+          row.tflops = flops / (row.ms * 1e-3) / 1e12;
+          row.pct_peak = 100.0 * row.tflops / facts_.fp32_peak_tflops();
+        } else {
+          row.status += " (too slow to time within --budget)";
+        }
+        if (who.is_cublas && !who.cublas_tf32) cublas_ms = row.ms;
+      } catch (const CudaFailure& e) {
+        row.status = std::string("ERROR (") + e.what() + ")";
+        rows.push_back(row);
+        print_progress(row);
+        throw;  // the context may be unusable after a kernel fault
+      }
+      rows.push_back(row);
+      print_progress(row);
+    }
+    for (std::size_t i = first_row; i < rows.size(); ++i)
+      if (cublas_ms > 0 && rows[i].ms > 0) rows[i].ratio = cublas_ms / rows[i].ms;
+    if (o_.cpu) time_cpu(buffers, c, flops);
+  }
+
+  void time_cpu(const ref::CaseBuffers& buffers, const ref::GemmCase& c, double flops) {
+    auto host = [](const float* d, std::int64_t n) {
+      std::vector<float> h(std::max<std::int64_t>(n, 1));
+      check(cudaMemcpy(h.data(), d, sizeof(float) * n, cudaMemcpyDeviceToHost), "copy to host");
+      return h;
+    };
+    const auto a = host(buffers.a(), ref::storage_a(c).elements());
+    const auto b = host(buffers.b(), ref::storage_b(c).elements());
+    std::vector<float> c0(std::max<std::int64_t>(ref::storage_c(c).elements(), 1), 0.0f);
+    const auto t0 = std::chrono::steady_clock::now();
+    ref::cpu_gemm(c, a.data(), b.data(), c0.data());
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    std::fprintf(stderr, "   cpu reference (float64, %u threads): %.1f ms, %.1f GFLOPS\n",
+                 std::max(1u, std::thread::hardware_concurrency()), ms, flops / (ms * 1e-3) / 1e9);
+  }
+
+  void print_progress(const Row& r) {
+    std::fprintf(stderr, "   %-24s %s\n", r.kernel.c_str(), r.status.c_str());
+  }
+
+  const BenchOptions& o_;
+  DeviceFacts facts_;
+  Timer timer_;
+  cublasHandle_t cublas_ = nullptr;
+};
+
+void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const BenchOptions& o) {
+  std::printf("device: %s (sm_%d, %d SMs, SM clock %d MHz, memory clock %d MHz), CUDA runtime %s, driver %s, %s\n",
+              f.name.c_str(), f.cc, f.sms, f.clock_mhz, f.mem_clock_mhz, version(f.runtime).c_str(),
+              version(f.driver).c_str(), today().c_str());
+  std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g; median of %d runs\n",
+              f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta, o.reps);
+  Shape last{-1, -1, -1};
+  for (const Row& r : rows) {
+    if (!(r.shape == last)) {
+      std::printf("\n%lld x %lld x %lld\n", (long long)r.shape.m, (long long)r.shape.n, (long long)r.shape.k);
+      std::printf("%-24s %4s %-6s %2s %9s %8s %8s %6s %9s %9s  %s\n", "kernel", "rung", "math", "op",
+                  "ms", "TFLOPS", "x cuBLAS", "%peak", "rel err", "err/bound", "status");
+      last = r.shape;
+    }
+    const std::string op = std::string(r.op_a == Op::N ? "N" : "T") + (r.op_b == Op::N ? "N" : "T");
+    if (r.ms > 0)
+      std::printf("%-24s %4d %-6s %2s %9.3f %8.2f %8.3f %6.1f %9.2e %9.3f  %s\n", r.kernel.c_str(),
+                  r.rung, math_name(r.math), op.c_str(), r.ms, r.tflops, r.ratio, r.pct_peak,
+                  r.rel_fro, r.worst, r.status.c_str());
+    else
+      std::printf("%-24s %4d %-6s %2s %9s %8s %8s %6s %9s %9s  %s\n", r.kernel.c_str(), r.rung,
+                  math_name(r.math), op.c_str(), "-", "-", "-", "-",
+                  r.status.starts_with("PASS") || r.status.starts_with("FAIL") ? fmt(r.rel_fro, 2, true).c_str() : "-",
+                  r.status.starts_with("PASS") || r.status.starts_with("FAIL") ? fmt(r.worst, 3).c_str() : "-",
+                  r.status.c_str());
+  }
+}
+
+std::string csv_escape(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char ch : s) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return out + "\"";
+}
+
+void write_files(const std::vector<Row>& rows, const DeviceFacts& f, const BenchOptions& o) {
+  const std::string date = today();
+  auto field_values = [&](const Row& r) {
+    return std::vector<std::string>{
+        f.name, date, version(f.runtime), version(f.driver), std::to_string(f.clock_mhz), r.kernel,
+        std::to_string(r.rung), math_name(r.math), o.layout == Layout::RowMajor ? "row" : "col",
+        r.op_a == Op::N ? "N" : "T", r.op_b == Op::N ? "N" : "T", std::to_string(r.shape.m),
+        std::to_string(r.shape.n), std::to_string(r.shape.k), fmt(o.alpha, 6), fmt(o.beta, 6),
+        fmt(r.ms, 5), fmt(r.tflops, 4), fmt(r.ratio, 4), fmt(r.pct_peak, 2), fmt(r.rel_fro, 4, true),
+        fmt(r.worst, 5), r.status};
+  };
+  static const char* kFields[] = {"device", "date", "cuda", "driver", "sm_clock_mhz", "kernel", "rung",
+                                  "math", "layout", "op_a", "op_b", "m", "n", "k", "alpha", "beta",
+                                  "ms_median", "tflops", "ratio_cublas", "pct_peak", "rel_fro_err",
+                                  "worst_over_bound", "status"};
+  if (!o.csv_path.empty()) {
+    std::ofstream out(o.csv_path);
+    for (std::size_t i = 0; i < std::size(kFields); ++i) out << (i ? "," : "") << kFields[i];
+    out << '\n';
+    for (const Row& r : rows) {
+      const auto v = field_values(r);
+      for (std::size_t i = 0; i < v.size(); ++i) out << (i ? "," : "") << csv_escape(v[i]);
+      out << '\n';
+    }
+    if (!out) throw std::runtime_error("cannot write " + o.csv_path);
+  }
+  if (!o.json_path.empty()) {
+    std::ofstream out(o.json_path);
+    auto quote = [](const std::string& s) {
+      std::string q = "\"";
+      for (char ch : s) q += (ch == '"' || ch == '\\') ? std::string("\\") + ch : std::string(1, ch);
+      return q + "\"";
+    };
+    out << "[\n";
+    for (std::size_t r = 0; r < rows.size(); ++r) {
+      const auto v = field_values(rows[r]);
+      out << "  {";
+      for (std::size_t i = 0; i < v.size(); ++i) out << (i ? ", " : "") << quote(kFields[i]) << ": " << quote(v[i]);
+      out << (r + 1 < rows.size() ? "},\n" : "}\n");
+    }
+    out << "]\n";
+    if (!out) throw std::runtime_error("cannot write " + o.json_path);
+  }
+}
+
+}  // namespace
+}  // namespace sgemm::bench
+
+int main(int argc, char** argv) {
+  using namespace sgemm::bench;
+  BenchOptions options;
+  try {
+    options = parse_cli(std::vector<std::string>(argv + 1, argv + argc));
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "sgemm-bench: error: %s\n%s", e.what(), usage());
+    return 2;
+  }
+  if (options.help) {
+    std::fputs(usage(), stdout);
+    return 0;
+  }
+  if (options.list) {
+    print_registry(std::cout);
+    return 0;
+  }
+  int count = 0;
+  if (cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess || count == 0) {
+    std::fprintf(stderr, "sgemm-bench: no CUDA device available (%s)\n",
+                 err != cudaSuccess ? cudaGetErrorString(err) : "device count is 0");
+    return 1;
+  }
+  if (options.device >= count) {
+    std::fprintf(stderr, "sgemm-bench: error: --device %d but only %d device(s)\n%s", options.device, count, usage());
+    return 2;
+  }
+  try {
+    check(cudaSetDevice(options.device), "cudaSetDevice");
+    const DeviceFacts facts = device_facts(options.device);
+    if (options.tune) return run_tuning(options, facts.name);
+    Bench bench(options, facts);
+    const std::vector<Row> rows = bench.run_all();
+    print_table(rows, facts, options);
+    write_files(rows, facts, options);
+    const bool failed = std::any_of(rows.begin(), rows.end(), [](const Row& r) {
+      return r.status.starts_with("FAIL") || r.status.starts_with("ERROR");
+    });
+    return failed ? 1 : 0;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "sgemm-bench: %s\n", e.what());
+    return 1;
+  }
+}

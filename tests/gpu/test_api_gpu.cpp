@@ -1,0 +1,192 @@
+// gemm() behaviour on a device: auto's choice and fallbacks, the quick returns, asynchrony,
+// concurrent callers, and the accuracy rule of the 3xTF32 mode.
+#include <cuda_runtime_api.h>
+
+#include <limits>
+#include <thread>
+#include <vector>
+
+#include "gpu_test.hpp"
+
+namespace sgemm::test {
+namespace {
+
+bool has_kernel_for(Math math) {
+  for (const KernelInfo& k : kernels())
+    if (k.math == math) return true;
+  return false;
+}
+
+class Api : public ::testing::Test {
+ protected:
+  void SetUp() override { SGEMM_REQUIRE_GPU(); }
+};
+
+// auto must pick a kernel whose requirements the call meets: pointers one float past 16-byte
+// alignment and odd leading dimensions rule out every float4 / TMA kernel.
+TEST_F(Api, AutoHandlesUnalignedPointers) {
+  std::uint64_t seed = 1;
+  for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32}) {
+    if (!has_kernel_for(math)) continue;
+    for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+      for (auto [m, n, k] : {std::array<std::int64_t, 3>{129, 67, 45}, {1000, 999, 1001}}) {
+        ref::GemmCase c{layout, Op::N, Op::T, m, n, k, 1.0f, 0.75f};
+        c.unaligned = true;
+        Options o;
+        o.math = math;
+        run_case(c, o, seed++);
+      }
+  }
+}
+
+// A kernel asked for by name refuses a call it cannot compute, says why, and touches nothing.
+TEST_F(Api, NamedKernelRefusesUnsupportedCall) {
+  for (const KernelInfo& k : kernels()) {
+    ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 65, 33, 17, 1.0f, 0.0f};
+    c.unaligned = true;
+    ref::CaseBuffers buf(c);
+    const ref::GemmCase& t = buf.gemm_case();
+    const Problem p{t.layout, t.op_a, t.op_b, t.m, t.n, t.k, buf.a(), t.lda, buf.b(), t.ldb, buf.c(), t.ldc};
+    std::string why;
+    if (k.supports(p, &why)) continue;
+    buf.fill_random(3);
+    buf.reset_c();
+    Options o;
+    o.kernel = k.slug;
+    o.math = k.math;
+    EXPECT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+                   t.beta, buf.c(), t.ldc, nullptr, o),
+              Status::NotSupported)
+        << k.slug;
+    EXPECT_NE(last_error().find(why), std::string_view::npos) << last_error();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_TRUE(buf.c_untouched()) << k.slug;
+  }
+}
+
+// alpha == 0 and k == 0: C = beta * C without reading A or B (they hold NaN here); beta == 0:
+// C = 0 without reading C (it holds NaN); m == 0: nothing at all.
+TEST_F(Api, QuickReturns) {
+  const int m = 37, n = 23, k = 11;
+  float *a, *b, *c;
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&a), m * k * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&b), k * n * 4), cudaSuccess);
+  ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&c), m * n * 4), cudaSuccess);
+  const std::vector<float> nan(m * n * 4, std::numeric_limits<float>::quiet_NaN());
+  cudaMemcpy(a, nan.data(), m * k * 4, cudaMemcpyHostToDevice);
+  cudaMemcpy(b, nan.data(), k * n * 4, cudaMemcpyHostToDevice);
+  std::vector<float> host(m * n);
+  auto fill_c = [&](float v) {
+    std::vector<float> h(m * n, v);
+    cudaMemcpy(c, h.data(), m * n * 4, cudaMemcpyHostToDevice);
+  };
+  auto read_c = [&] { cudaMemcpy(host.data(), c, m * n * 4, cudaMemcpyDeviceToHost); };
+
+  fill_c(2.0f);
+  ASSERT_EQ(gemm(Layout::RowMajor, Op::N, Op::N, m, n, k, 0.0f, a, k, b, n, 0.5f, c, n), Status::Success);
+  read_c();
+  for (float v : host) ASSERT_EQ(v, 1.0f);  // alpha == 0: 0.5 * 2, A and B (NaN) not read
+
+  fill_c(std::numeric_limits<float>::quiet_NaN());
+  ASSERT_EQ(gemm(Layout::ColMajor, Op::T, Op::N, m, n, 0, 1.0f, a, 1, b, 1, 0.0f, c, m), Status::Success);
+  read_c();
+  for (float v : host) ASSERT_EQ(v, 0.0f);  // k == 0, beta == 0: zeros, C (NaN) not read
+
+  fill_c(3.0f);
+  ASSERT_EQ(gemm(Layout::RowMajor, Op::N, Op::N, 0, n, k, 1.0f, a, k, b, n, 0.0f, c, n), Status::Success);
+  ASSERT_EQ(gemm(Layout::RowMajor, Op::N, Op::N, m, n, k, 0.0f, a, k, b, n, 1.0f, c, n), Status::Success);
+  read_c();
+  for (float v : host) ASSERT_EQ(v, 3.0f);  // m == 0, and alpha == 0 with beta == 1: untouched
+  cudaFree(a);
+  cudaFree(b);
+  cudaFree(c);
+}
+
+// gemm() only enqueues: it returns while the product still runs on the stream.
+TEST_F(Api, DoesNotSynchronize) {
+  ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 4096, 4096, 4096, 1.0f, 0.0f};
+  ref::CaseBuffers buf(c);
+  buf.fill_random(9);
+  const ref::GemmCase& t = buf.gemm_case();
+  cudaStream_t stream;
+  ASSERT_EQ(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), cudaSuccess);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+                   t.beta, buf.c(), t.ldc, stream),
+              Status::Success);
+  EXPECT_EQ(cudaStreamQuery(stream), cudaErrorNotReady);
+  EXPECT_EQ(cudaStreamSynchronize(stream), cudaSuccess);
+  cudaStreamDestroy(stream);
+}
+
+// Several host threads, each on its own stream, get correct results.
+TEST_F(Api, ConcurrentCallers) {
+  constexpr int kThreads = 4;
+  std::vector<std::unique_ptr<ref::CaseBuffers>> bufs;
+  for (int i = 0; i < kThreads; ++i) {
+    ref::GemmCase c{i % 2 ? Layout::ColMajor : Layout::RowMajor, Op::N, Op::T, 300 + i, 200 + 3 * i, 150, 1.0f, 0.0f};
+    bufs.push_back(std::make_unique<ref::CaseBuffers>(c));
+    bufs.back()->fill_random(100 + i);
+    bufs.back()->compute_reference(cublas());
+    bufs.back()->reset_c();
+  }
+  std::vector<Status> results(kThreads);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < kThreads; ++i)
+    threads.emplace_back([&, i] {
+      cudaStream_t s;
+      cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+      ref::CaseBuffers& b = *bufs[i];
+      const ref::GemmCase& t = b.gemm_case();
+      for (int rep = 0; rep < 8 && results[i] == Status::Success; ++rep)
+        results[i] = gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, b.a(), t.lda, b.b(), t.ldb,
+                          t.beta, b.c(), t.ldc, s);
+      cudaStreamSynchronize(s);
+      cudaStreamDestroy(s);
+    });
+  for (auto& th : threads) th.join();
+  for (int i = 0; i < kThreads; ++i) {
+    EXPECT_EQ(results[i], Status::Success);
+    const ref::Verdict v = bufs[i]->verify(ref::unit_roundoff(Math::Fp32));
+    EXPECT_TRUE(v.pass) << v.detail;
+  }
+}
+
+// The 3xTF32 rule: relative Frobenius error at most 2x cuBLAS SGEMM's on the same inputs, and
+// at most cuBLAS SGEMM's once K >= 1024. Checked for every 3xTF32 kernel.
+TEST_F(Api, Tf32x3AccuracyAgainstCublasSgemm) {
+  for (const KernelInfo& kinfo : kernels()) {
+    if (kinfo.math != Math::Fp32Tf32x3) continue;
+    for (std::int64_t k : {64, 256, 1024, 4096, 16384}) {
+      ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 512, 384, k, 1.0f, 0.0f};
+      ref::CaseBuffers buf(c);
+      buf.fill_random(k);
+      buf.compute_reference(cublas());
+      const ref::GemmCase& t = buf.gemm_case();
+      buf.reset_c();
+      ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c()), CUBLAS_STATUS_SUCCESS);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const double cublas_err = buf.verify(ref::unit_roundoff(Math::Fp32)).rel_fro;
+      buf.reset_c();
+      Options o;
+      o.kernel = kinfo.slug;
+      o.math = kinfo.math;
+      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+                     t.beta, buf.c(), t.ldc, nullptr, o),
+                Status::Success)
+          << last_error();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const ref::Verdict v = buf.verify(ref::unit_roundoff(kinfo.math));
+      EXPECT_TRUE(v.pass) << kinfo.slug << " K=" << k << ": " << v.detail;
+      const double limit = (k >= 1024 ? 1.0 : 2.0) * cublas_err;
+      EXPECT_LE(v.rel_fro, limit) << kinfo.slug << " K=" << k << ": rel. Frobenius error "
+                                  << v.rel_fro << " vs cuBLAS SGEMM " << cublas_err;
+      std::printf("[accuracy] %s K=%lld: %.3e (cuBLAS SGEMM %.3e)\n", std::string(kinfo.slug).c_str(),
+                  (long long)k, v.rel_fro, cublas_err);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace sgemm::test
