@@ -1,0 +1,242 @@
+// The packing pass, workspace and FP32 fallback of the tensor-core rungs (see tf32_pack.cuh).
+#include "kernels/common/tf32_pack.cuh"
+
+#include <cstdint>
+#include <mutex>
+
+#include "kernels/common/operand.cuh"
+
+namespace sgemm::detail {
+namespace {
+
+// --- workspace -------------------------------------------------------------------------------
+
+// One pool per device, created on first use. Its release threshold is "never", so memory freed
+// at the end of a call stays in the pool and the next call of the same size reuses it.
+constexpr int kMaxDevices = 64;
+
+cudaError_t workspace_pool(cudaMemPool_t* pool) {
+  static std::once_flag once[kMaxDevices];
+  static cudaMemPool_t pools[kMaxDevices];
+  static cudaError_t errors[kMaxDevices];
+  int device = 0;
+  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+  if (device < 0 || device >= kMaxDevices) return cudaErrorInvalidDevice;
+  std::call_once(once[device], [device] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    errors[device] = cudaMemPoolCreate(&pools[device], &props);
+    if (errors[device] != cudaSuccess) return;
+    std::uint64_t keep_everything = UINT64_MAX;
+    errors[device] =
+        cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep_everything);
+  });
+  *pool = pools[device];
+  return errors[device];
+}
+
+// The flag gets a 256-byte slot so the operand buffers after it stay 256-byte aligned (TMA
+// needs 16, cp.async 16).
+constexpr std::int64_t kFlagBytes = 256;
+
+std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
+
+// --- packing ---------------------------------------------------------------------------------
+
+constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads
+constexpr int kPackRowsPerPass = 8;
+
+// Round to nearest (ties away) TF32, kept as an FP32 bit pattern with the low 13 bits zero.
+__device__ __forceinline__ float to_tf32(float x) {
+  std::uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return __uint_as_float(bits);
+}
+
+// out[q][r][kk] for r < rows_p, kk < kp from x (rows x k), zero outside. Reads walk the
+// contiguous dimension of x, writes walk k; the 33-float rows of the staging tile keep both
+// the row-wise and the column-wise shared accesses free of bank conflicts.
+template <Tf32Mode kMode>
+__global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
+                               std::int64_t rows_p, std::int64_t kp, int* nonfinite) {
+  __shared__ float tile[kPackTile][kPackTile + 1];
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackTile;
+  const std::int64_t k0 = std::int64_t(blockIdx.y) * kPackTile;
+  const bool k_contiguous = x.col_stride == 1;
+
+  bool unsplittable = false;
+#pragma unroll
+  for (int i = 0; i < kPackTile; i += kPackRowsPerPass) {
+    const int r = k_contiguous ? ty + i : tx;
+    const int kk = k_contiguous ? tx : ty + i;
+    const float v = (r0 + r < rows && k0 + kk < k) ? x(r0 + r, k0 + kk) : 0.0f;
+    // NaN fails the comparison too. Below 2^48 every product of two inputs stays below 2^96
+    // and every sum of up to 2^31 of them below FLT_MAX, so no part of the split overflows.
+    if constexpr (kMode == Tf32Mode::Tf32x3) unsplittable |= !(fabsf(v) < 0x1p48f);
+    tile[r][kk] = v;
+  }
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    if (__any_sync(0xffffffffu, unsplittable) && tx == 0) *nonfinite = 1;
+  }
+  __syncthreads();
+
+#pragma unroll
+  for (int i = 0; i < kPackTile; i += kPackRowsPerPass) {
+    const float v = tile[ty + i][tx];
+    float* dst = out + (r0 + ty + i) * kp + k0 + tx;
+    const float big = to_tf32(v);
+    dst[0] = big;
+    if constexpr (kMode == Tf32Mode::Tf32x3) dst[rows_p * kp] = to_tf32(v - big);
+  }
+}
+
+template <Tf32Mode kMode>
+cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
+                 std::int64_t rows_p, std::int64_t kp, int* nonfinite, cudaStream_t stream) {
+  const dim3 grid(rows_p / kPackTile, kp / kPackTile);
+  tc_pack_kernel<kMode><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
+      x, rows, k, out, rows_p, kp, nonfinite);
+  return cudaGetLastError();
+}
+
+// --- the FP32 fallback -----------------------------------------------------------------------
+
+// A plain 64 x 64 shared-memory tiled FFMA kernel, 4 x 4 results per thread. It runs after
+// the tile kernel of every 3xTF32 call and returns at once unless the pack raised the flag;
+// with no flag (k < kMinSplitK) it always computes.
+constexpr int kFbTile = 64, kFbK = 16, kFbThreads = 256, kFbSide = 16;
+
+__global__ void __launch_bounds__(kFbThreads) tc_fallback_kernel(Canonical p, StridedOperand a,
+                                                                  StridedOperand b,
+                                                                  const int* nonfinite) {
+  if (nonfinite != nullptr && *nonfinite == 0) return;
+  __shared__ float sA[kFbK][kFbTile];  // sA[kk][r] = A(row0 + r, k0 + kk)
+  __shared__ float sB[kFbK][kFbTile];  // sB[kk][c] = B(k0 + kk, col0 + c)
+
+  const int tid = threadIdx.x, tx = tid % kFbSide, ty = tid / kFbSide;
+  const std::int64_t row0 = std::int64_t(blockIdx.y) * kFbTile;
+  const std::int64_t col0 = std::int64_t(blockIdx.x) * kFbTile;
+  const bool a_k_contiguous = a.col_stride == 1, b_k_contiguous = b.row_stride == 1;
+
+  float acc[4][4] = {};
+  for (std::int64_t k0 = 0; k0 < p.k; k0 += kFbK) {
+#pragma unroll
+    for (int i = 0; i < kFbK * kFbTile / kFbThreads; ++i) {
+      // Consecutive threads follow the contiguous dimension of each operand.
+      const int e = tid + i * kFbThreads;
+      const int a_r = a_k_contiguous ? e / kFbK : e % kFbTile;
+      const int a_k = a_k_contiguous ? e % kFbK : e / kFbTile;
+      sA[a_k][a_r] = (row0 + a_r < p.m && k0 + a_k < p.k) ? a(row0 + a_r, k0 + a_k) : 0.0f;
+      const int b_c = b_k_contiguous ? e / kFbK : e % kFbTile;
+      const int b_k = b_k_contiguous ? e % kFbK : e / kFbTile;
+      sB[b_k][b_c] = (k0 + b_k < p.k && col0 + b_c < p.n) ? b(k0 + b_k, col0 + b_c) : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < kFbK; ++kk) {
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+#pragma unroll
+        for (int j = 0; j < 4; ++j)
+          acc[i][j] = fmaf(sA[kk][ty + i * kFbSide], sB[kk][tx + j * kFbSide], acc[i][j]);
+      }
+    }
+    __syncthreads();
+  }
+#pragma unroll
+  for (int i = 0; i < 4; ++i) {
+    const std::int64_t row = row0 + ty + i * kFbSide;
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      const std::int64_t col = col0 + tx + j * kFbSide;
+      if (row < p.m && col < p.n) store_c(p.c + row * p.ldc + col, acc[i][j], p.alpha, p.beta);
+    }
+  }
+}
+
+cudaError_t fp32_fallback(const Canonical& p, const int* nonfinite, cudaStream_t stream) {
+  const dim3 grid(ceil_div(p.n, kFbTile), ceil_div(p.m, kFbTile));
+  tc_fallback_kernel<<<grid, kFbThreads, 0, stream>>>(p, operand_a(p), operand_b(p), nonfinite);
+  return cudaGetLastError();
+}
+
+// B^T (n x k) seen through the strides of B: B^T(j, p) = B(p, j).
+StridedOperand operand_bt(const Canonical& p) {
+  const StridedOperand b = operand_b(p);
+  return {b.ptr, b.col_stride, b.row_stride};
+}
+
+// Whether a Tf32-mode operand can skip the pack. The tensor cores then receive the user's FP32
+// values, reduced to TF32 on the way (by a TFLOAT32 tensor map, or by the tensor core ignoring
+// the low mantissa bits). Should that reduction truncate instead of rounding, each product is
+// off by less than 2^-9 of |a||b| instead of 2^-10: still inside the Tf32 bound
+// (k + 2) 2^-11 sum |a||b| from k = 2 on, and kDirectMinK leaves room for the accumulation.
+bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t k) {
+  return k_major && k >= kDirectMinK && ld % 4 == 0 &&
+         reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
+}
+
+}  // namespace
+
+std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode) {
+  const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
+  const std::int64_t kp = round_up(p.k, kPackTileK);
+  if (kp / kPackTile > 65535) return "k exceeds the packing pass's grid";
+  // TMA coordinates and the tile kernels' 32-bit row offsets: parts * rows < 2^31.
+  if (2 * mp >= (std::int64_t(1) << 31) || 2 * np >= (std::int64_t(1) << 31))
+    return "m or n exceeds the tensor-core rungs' 32-bit tile coordinates";
+  if (mode == Tf32Mode::Tf32x3) return needs_grid(ceil_div(p.n, kFbTile), ceil_div(p.m, kFbTile));
+  return {};
+}
+
+cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
+                      cudaStream_t stream, bool allow_direct) {
+  const bool split = mode == Tf32Mode::Tf32x3;
+  if (split && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
+  cudaMemPool_t pool;
+  if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
+  const std::int64_t parts = split ? 2 : 1;
+  const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
+  const std::int64_t kp = round_up(p.k, kPackTileK);
+  const bool a_direct = allow_direct && !split && direct_ok(p.a, p.lda, p.a_k_major, p.k);
+  const bool b_direct = allow_direct && !split && direct_ok(p.b, p.ldb, p.b_k_major, p.k);
+  const std::int64_t a_floats = a_direct ? 0 : parts * mp * kp;
+  const std::int64_t b_floats = b_direct ? 0 : parts * np * kp;
+  const std::int64_t bytes = kFlagBytes + (a_floats + b_floats) * std::int64_t(sizeof(float));
+
+  void* workspace = nullptr;
+  if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
+      err != cudaSuccess)
+    return err;
+  int* nonfinite = static_cast<int*>(workspace);
+  float* a_packed = reinterpret_cast<float*>(static_cast<char*>(workspace) + kFlagBytes);
+  float* b_packed = a_packed + a_floats;
+
+  cudaError_t err = cudaSuccess;
+  if (split) {
+    err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
+    if (err == cudaSuccess)
+      err = pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp, nonfinite, stream);
+    if (err == cudaSuccess)
+      err = pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite, stream);
+  } else {
+    if (!a_direct)
+      err = pack<Tf32Mode::Tf32>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);
+    if (err == cudaSuccess && !b_direct)
+      err = pack<Tf32Mode::Tf32>(operand_bt(p), p.n, p.k, b_packed, np, kp, nullptr, stream);
+  }
+  if (err == cudaSuccess)
+    err = launch_tiles(p,
+                       {a_direct ? p.a : a_packed, b_direct ? p.b : b_packed,
+                        split ? nonfinite : nullptr, mp, np, kp, a_direct, b_direct},
+                       stream);
+  if (err == cudaSuccess && split) err = fp32_fallback(p, nonfinite, stream);
+  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : free_err;
+}
+
+}  // namespace sgemm::detail

@@ -1,0 +1,83 @@
+// What the tensor-core rungs share: the packing pass that turns A and B into K-major,
+// tile-padded TF32 operands, the stream-ordered workspace it lives in, the FP32 fallback for
+// inputs the 3xTF32 split cannot carry, and the grouped order in which blocks walk C.
+//
+// tf32_gemm() enqueues, on the call's stream and without any host synchronization:
+//
+//   1. workspace = [nonfinite flag | A parts (parts x mp x kp) | B parts (parts x np x kp)]
+//   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
+//      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
+//      aligned tiles with no edge checks and both operands are zero past K;
+//   3. the rung's own tile kernel (launch_tiles);
+//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack saw a value the split
+//      cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes all of C with FP32 FMA
+//      (and the tile kernel, reading the same flag, did nothing);
+//   5. the workspace goes back to a library-owned memory pool that keeps its memory, so the
+//      steady state never allocates from the device.
+//
+// 3xTF32 with k < kMinSplitK skips all of this and runs the FP32 kernel alone: with a handful
+// of products per element the split's own error (a truncating tensor-core sum, the dropped
+// small*small term) is not below FP32's single rounding, and such a problem is bound by the
+// traffic of C, so FP32 FMA costs nothing extra.
+#pragma once
+
+#include <cstdint>
+
+#include "kernels/kernel.hpp"
+
+namespace sgemm::detail {
+
+enum class Tf32Mode { Tf32, Tf32x3 };
+
+// Packed sizes are multiples of these, so a 128 x 128 block tile with a 16- or 32-deep k-tile
+// never needs a bounds check.
+inline constexpr int kPackTileMN = 128;
+inline constexpr int kPackTileK = 32;
+inline constexpr std::int64_t kMinSplitK = 16;
+
+// The operands as the tile kernels see them. Packed: part 0 is the big part, part 1 (3xTF32
+// only) the small part, element (r, p) of part q at x[(q * rows_p + r) * kp + p].
+// Direct (Tf32 mode, only for a launcher that asks for it): the user's own K-major matrix,
+// element (r, p) at x[r * ld + p], not rounded, valid for r < m (or n) and p < k only.
+struct Tf32Operands {
+  const float* a;  // A: parts x mp x kp, or the user's A when a_direct
+  const float* b;  // B^T: parts x np x kp, or the user's B when b_direct
+  const int* nonfinite;  // 3xTF32: nonzero when the split cannot be trusted; null for Tf32
+  std::int64_t mp, np, kp;
+  bool a_direct, b_direct;
+};
+
+using Tf32TileLauncher = cudaError_t (*)(const Canonical& p, const Tf32Operands& ops,
+                                         cudaStream_t stream);
+
+// Tf32 mode: a launcher that reads K-major operands through TMA with zero fill past the edges
+// can skip packing them; this says whether an operand qualifies (K-major, 16-byte aligned
+// rows, and k at least kDirectMinK — see tf32_pack.cu for why).
+inline constexpr std::int64_t kDirectMinK = 8;
+
+// Empty when tf32_gemm can handle p (grid limits of the pack and fallback kernels, TMA
+// coordinates), otherwise why not.
+std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode);
+
+// Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
+// With allow_direct (Tf32 mode only), qualifying operands are passed to launch_tiles as the
+// user's matrices instead of being packed.
+cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
+                      cudaStream_t stream, bool allow_direct = false);
+
+// Output tile (tile_m, tile_n) of the block with linear index `linear`: blocks run down columns
+// of tiles within groups of kTileGroupM tile rows, so the blocks resident at one time share
+// a few panels of A and B in L2 instead of streaming all of B once per tile row.
+inline constexpr int kTileGroupM = 16;
+__device__ __forceinline__ void grouped_tile(std::int64_t linear, std::int64_t tiles_m,
+                                             std::int64_t tiles_n, std::int64_t& tile_m,
+                                             std::int64_t& tile_n) {
+  const std::int64_t per_group = kTileGroupM * tiles_n;
+  const std::int64_t first_m = linear / per_group * kTileGroupM;
+  const std::int64_t group_rows = tiles_m - first_m < kTileGroupM ? tiles_m - first_m : kTileGroupM;
+  const std::int64_t in_group = linear % per_group;
+  tile_m = first_m + in_group % group_rows;
+  tile_n = in_group / group_rows;
+}
+
+}  // namespace sgemm::detail

@@ -1,0 +1,261 @@
+// Tensor-core rung 01 — mma.sync m16n8k8 TF32 fed by a cp.async pipeline, in two maths:
+// Tf32 (one product on operands rounded to TF32) and Fp32Tf32x3 (each operand split into
+// big + small TF32 parts, three products, FP32 accuracy).
+//
+// The operands come from the packing pass (common/tf32_pack.cuh): K-major, padded to whole
+// tiles, TF32-rounded, so this file is only the tile loop. A 128 x 128 block tile, 8 warps of
+// 64 x 32, k-tiles of 16 in a 4-stage cp.async ring. Shared tiles keep the packed K-major rows
+// (16 floats = four 16-byte chunks per row) with the chunk index XOR-ed by bits 1-2 of the row,
+// which makes both the cp.async writes and the ldmatrix reads conflict-free.
+//
+// ldmatrix on 32-bit data: each 8 x 8 b16 matrix is 8 rows x 4 floats and lane l receives the
+// float at (row l/4, col l%4) — exactly one register of an m16n8k8 TF32 fragment, so one x4
+// load gives a whole A fragment (16 x 8) or the B fragments (8 x 8) of two n8 tiles.
+//
+// 3xTF32: per fragment pair, small*big and big*small first, big*big last, into a fresh
+// accumulator that starts at zero every 32 k and is added to the running FP32 sum afterwards
+// (staged accumulation: the tensor core's accumulator adds truncate, so the long sum is kept
+// in correctly rounded FP32 adds and the tensor core only ever sums 32 products deep).
+#include <cstdint>
+
+#include "kernels/common/operand.cuh"
+#include "kernels/common/tf32_pack.cuh"
+
+namespace sgemm::detail {
+namespace {
+
+constexpr int kBM = 128, kBN = 128, kBK = 16, kStages = 4;
+constexpr int kWarpsM = 2, kWarpsN = 4, kThreads = 32 * kWarpsM * kWarpsN;
+constexpr int kWarpM = kBM / kWarpsM, kWarpN = kBN / kWarpsN;  // 64 x 32
+constexpr int kMmaM = 16, kMmaN = 8, kMmaK = 8;
+constexpr int kFragsM = kWarpM / kMmaM, kFragsN = kWarpN / kMmaN;  // 4 x 4
+constexpr int kTileFloats = kBM * kBK;  // one operand part of one stage (kBM == kBN)
+constexpr int kChunksPerRow = kBK / 4;  // 16-byte chunks
+static_assert(kBM == kBN && kBM % kPackTileMN == 0 && kPackTileK % kBK == 0);
+
+constexpr int parts(Tf32Mode mode) { return mode == Tf32Mode::Tf32x3 ? 2 : 1; }
+constexpr int smem_bytes(Tf32Mode mode) {
+  return kStages * 2 * parts(mode) * kTileFloats * int(sizeof(float));
+}
+
+// Float offset of (row, 16-byte chunk) inside a swizzled tile. A warp's ldmatrix phase reads
+// one chunk column of 8 consecutive rows: rows r and r^1 share a 128-byte line, and
+// XOR-ing the chunk with (r >> 1) & 3 spreads the four row pairs over the four chunk slots.
+__device__ __forceinline__ int swizzled(int row, int chunk) {
+  return row * kBK + ((chunk ^ ((row >> 1) & 3)) << 2);
+}
+
+__device__ __forceinline__ void cp_async16(std::uint32_t dst, const float* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
+}
+
+__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
+  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
+}
+
+// d += a * b on one 16 x 8 x 8 TF32 tile.
+__device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4],
+                                         std::uint32_t b0, std::uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
+      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+template <Tf32Mode kMode>
+__device__ __forceinline__ void mma_sync_tiles(const Canonical& p, const Tf32Operands& ops) {
+  constexpr int kParts = parts(kMode);
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
+  }
+  extern __shared__ float smem[];  // stage s: A parts, then B parts, kTileFloats each
+
+  const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
+  const int warp_m = warp / kWarpsN, warp_n = warp % kWarpsN;
+  std::int64_t tile_m, tile_n;
+  grouped_tile(blockIdx.x, ops.mp / kBM, ops.np / kBN, tile_m, tile_n);
+  const float* gA = ops.a + tile_m * kBM * ops.kp;  // part q at + q * mp * kp
+  const float* gB = ops.b + tile_n * kBN * ops.kp;
+  const std::int64_t num_k_tiles = ops.kp / kBK;
+  const std::uint32_t smem_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  constexpr int kStageFloats = 2 * kParts * kTileFloats;
+
+  // Each thread copies two 16-byte chunks of every operand part of a stage.
+  auto load_stage = [&](std::int64_t k_tile, int stage) {
+#pragma unroll
+    for (int q = 0; q < kParts; ++q) {
+#pragma unroll
+      for (int i = 0; i < kTileFloats / 4 / kThreads; ++i) {
+        const int idx = tid + i * kThreads, row = idx / kChunksPerRow, chunk = idx % kChunksPerRow;
+        const std::int64_t src = std::int64_t(row) * ops.kp + k_tile * kBK + chunk * 4;
+        const int dst = stage * kStageFloats + swizzled(row, chunk);
+        cp_async16(smem_base + 4 * (dst + q * kTileFloats), gA + q * ops.mp * ops.kp + src);
+        cp_async16(smem_base + 4 * (dst + (kParts + q) * kTileFloats),
+                   gB + q * ops.np * ops.kp + src);
+      }
+    }
+  };
+
+  float acc[kFragsM][kFragsN][4] = {};
+  // Prologue: stages 0 .. kStages-2 in flight. One commit per slot even when there is no tile,
+  // so "group i holds k-tile i" stays true for the wait below.
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < num_k_tiles) load_stage(s, s);
+    cp_async_commit();
+  }
+
+  // ldmatrix lane roles (see the file comment): for A, lanes 8i..8i+7 address rows
+  // (i & 1) * 8 + 0..7 of an m16 tile at chunk (i >> 1); for B, rows (i >> 1) * 8 + 0..7 of an
+  // n16 pair at chunk (i & 1).
+  const int lm_row = lane % 8, lm_mat = lane / 8;
+  const int a_row = warp_m * kWarpM + (lm_mat & 1) * 8 + lm_row, a_chunk = lm_mat >> 1;
+  const int b_row = warp_n * kWarpN + (lm_mat >> 1) * 8 + lm_row, b_chunk = lm_mat & 1;
+
+  // 3xTF32: the products of the last kFlushTiles k-tiles only, added to the running FP32 sum
+  // and cleared after them. Measured on an H200: flushing every 16-deep k-tile put 1024 rounded
+  // adds into the running sum at K = 16384 and its error over cuBLAS SGEMM's (5.9e-7 vs 5.0e-7);
+  // 32 deep, like rung 02, halves those adds. The packed K is a multiple of 32, so the last
+  // k-tile always ends a pair.
+  constexpr int kFlushTiles = 2;
+  static_assert(kPackTileK % (kFlushTiles * kBK) == 0);
+  float fresh[kFragsM][kFragsN][4] = {};
+  for (std::int64_t kt = 0; kt < num_k_tiles; ++kt) {
+    cp_async_wait<kStages - 2>();  // this thread's copies of k-tile kt have landed
+    __syncthreads();               // everyone's have, and everyone is done with k-tile kt-1
+    const std::int64_t next = kt + kStages - 1;
+    if (next < num_k_tiles) load_stage(next, int(next % kStages));
+    cp_async_commit();
+
+    const std::uint32_t sA = smem_base + 4 * int(kt % kStages) * kStageFloats;
+    const std::uint32_t sB = sA + 4 * kParts * kTileFloats;
+#pragma unroll
+    for (int ks = 0; ks < kBK / kMmaK; ++ks) {
+      std::uint32_t a_frag[kParts][kFragsM][4], b_frag[kParts][kFragsN][2];
+#pragma unroll
+      for (int q = 0; q < kParts; ++q) {
+#pragma unroll
+        for (int mi = 0; mi < kFragsM; ++mi)
+          ldmatrix_x4(a_frag[q][mi], sA + 4 * (q * kTileFloats +
+                                               swizzled(a_row + mi * kMmaM, 2 * ks + a_chunk)));
+#pragma unroll
+        for (int nj = 0; nj < kFragsN; nj += 2) {
+          std::uint32_t r[4];
+          ldmatrix_x4(r, sB + 4 * (q * kTileFloats +
+                                   swizzled(b_row + nj * kMmaN, 2 * ks + b_chunk)));
+          b_frag[q][nj][0] = r[0];
+          b_frag[q][nj][1] = r[1];
+          b_frag[q][nj + 1][0] = r[2];
+          b_frag[q][nj + 1][1] = r[3];
+        }
+      }
+#pragma unroll
+      for (int mi = 0; mi < kFragsM; ++mi) {
+#pragma unroll
+        for (int nj = 0; nj < kFragsN; ++nj) {
+          if constexpr (kMode == Tf32Mode::Tf32x3) {
+            mma_tf32(fresh[mi][nj], a_frag[1][mi], b_frag[0][nj][0], b_frag[0][nj][1]);
+            mma_tf32(fresh[mi][nj], a_frag[0][mi], b_frag[1][nj][0], b_frag[1][nj][1]);
+            mma_tf32(fresh[mi][nj], a_frag[0][mi], b_frag[0][nj][0], b_frag[0][nj][1]);
+          } else {
+            mma_tf32(acc[mi][nj], a_frag[0][mi], b_frag[0][nj][0], b_frag[0][nj][1]);
+          }
+        }
+      }
+    }
+    if constexpr (kMode == Tf32Mode::Tf32x3) {
+      if (kt % kFlushTiles == kFlushTiles - 1) {
+#pragma unroll
+        for (int mi = 0; mi < kFragsM; ++mi)
+#pragma unroll
+          for (int nj = 0; nj < kFragsN; ++nj)
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              acc[mi][nj][e] += fresh[mi][nj][e];
+              fresh[mi][nj][e] = 0.0f;
+            }
+      }
+    }
+  }
+  cp_async_wait<0>();  // no copy may be in flight when the block exits
+
+  // Accumulator fragment of an m16n8 tile: elements 0,1 at (lane/4, 2*(lane%4) + 0,1),
+  // elements 2,3 eight rows below.
+  const std::int64_t row_base = tile_m * kBM + warp_m * kWarpM + lane / 4;
+  const std::int64_t col_base = tile_n * kBN + warp_n * kWarpN + 2 * (lane % 4);
+#pragma unroll
+  for (int mi = 0; mi < kFragsM; ++mi) {
+#pragma unroll
+    for (int nj = 0; nj < kFragsN; ++nj) {
+#pragma unroll
+      for (int e = 0; e < 4; ++e) {
+        const std::int64_t row = row_base + mi * kMmaM + (e / 2) * 8;
+        const std::int64_t col = col_base + nj * kMmaN + e % 2;
+        if (row < p.m && col < p.n)
+          store_c(p.c + row * p.ldc + col, acc[mi][nj][e], p.alpha, p.beta);
+      }
+    }
+  }
+}
+
+__global__ void __launch_bounds__(kThreads, 1)
+    tc_01_mma_sync_tf32x3_kernel(const Canonical p, const Tf32Operands ops) {
+  mma_sync_tiles<Tf32Mode::Tf32x3>(p, ops);
+}
+__global__ void __launch_bounds__(kThreads, 1)
+    tc_01_mma_sync_tf32_kernel(const Canonical p, const Tf32Operands ops) {
+  mma_sync_tiles<Tf32Mode::Tf32>(p, ops);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
+  constexpr auto kernel =
+      kMode == Tf32Mode::Tf32x3 ? tc_01_mma_sync_tf32x3_kernel : tc_01_mma_sync_tf32_kernel;
+  constexpr int bytes = smem_bytes(kMode);
+  if (cudaError_t err =
+          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
+      err != cudaSuccess)
+    return err;
+  const std::int64_t tiles = (ops.mp / kBM) * (ops.np / kBN);
+  kernel<<<dim3(unsigned(tiles)), kThreads, bytes, stream>>>(p, ops);
+  return cudaGetLastError();
+}
+
+template <Tf32Mode kMode>
+std::string_view why_not(const Canonical& p) {
+  if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
+  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), 1);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream);
+}
+
+}  // namespace
+
+SGEMM_KERNEL_ENTRIES(tensorcore_01_mma_sync) {
+  static const KernelEntry entries[] = {
+      {{"tc-01-mma-sync-tf32x3", Track::TensorCore, 1,
+        "mma.sync m16n8k8 TF32, cp.async pipeline, 3xTF32 split with staged accumulation",
+        Math::Fp32Tf32x3, "CUTLASS 3xTF32 (tensor-core track, rung 01)", "none"},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 1},
+      {{"tc-01-mma-sync-tf32", Track::TensorCore, 1,
+        "mma.sync m16n8k8 TF32, cp.async pipeline, operands rounded to TF32", Math::Tf32,
+        "tensor-core track, rung 01", "none"},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 1},
+  };
+  return entries;
+}
+
+}  // namespace sgemm::detail
