@@ -76,6 +76,10 @@ int run_tuning(const BenchOptions& options, const std::string& device_name) {
   cudaEventDestroy(stop);
   cublasDestroy(cublas);
   const std::string path = at::cache_path();
+  if (path.empty()) {
+    std::fprintf(stderr, "sgemm-bench: no place for the tuning cache: set SGEMM_TUNING_CACHE or HOME\n");
+    return 1;
+  }
   std::string message;
   if (!at::save_cache(path, device_name, winners, &message)) {
     std::fprintf(stderr, "sgemm-bench: cannot write the tuning cache %s: %s\n", path.c_str(), message.c_str());
