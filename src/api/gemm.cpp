@@ -115,7 +115,8 @@ Status select_kernel(const Canonical& p, const Options& options, const KernelEnt
   }
   for (const KernelEntry& e : registry()) {
     if (e.info.math != options.math || e.auto_priority <= 0) continue;
-    if ((!*chosen || e.auto_priority > (*chosen)->auto_priority) && e.why_not(p).empty())
+    if ((!*chosen || e.auto_priority > (*chosen)->auto_priority) && e.why_not(p).empty() &&
+        (!e.auto_suits || e.auto_suits(p)))
       *chosen = &e;
   }
   if (!*chosen) {

@@ -41,4 +41,15 @@ std::string_view needs_sm90(const Canonical&) {
   return {};
 }
 
+int device_sm_count() {
+  static std::atomic<int> sm_cache[64];
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
+  int sms = sm_cache[device].load(std::memory_order_relaxed);
+  if (sms == 0 &&
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+    sm_cache[device].store(sms, std::memory_order_relaxed);
+  return sms;
+}
+
 }  // namespace sgemm::detail

@@ -49,6 +49,9 @@ struct KernelEntry {
   // Preference of `auto` among the kernels of one math that support a call: higher wins.
   // Set from measurements (docs/perf-notes.md); 0 means "never chosen by auto".
   int auto_priority;
+  // Optional: whether `auto` should consider this kernel for `p` at all (a shape it is slow
+  // on, though correct). Null means every supported call.
+  bool (*auto_suits)(const Canonical& p) = nullptr;
 };
 
 // --- requirement helpers shared by the kernel files ---------------------------------------
@@ -61,6 +64,8 @@ std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y);
 inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
 // A device of compute capability 9.0 (sm_90a instructions: wgmma, setmaxnreg).
 std::string_view needs_sm90(const Canonical& p);
+// The current device's multiprocessor count (read once per device); 0 when there is none.
+int device_sm_count();
 
 inline constexpr std::string_view kVec4Requirement =
     "A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4";

@@ -73,7 +73,7 @@ SGEMM_KERNEL_ENTRIES(simt_04_blocktile_1d) {
       {"simt-04-blocktile-1d", Track::Simt, 4,
        "1D blocktiling: 8 results per thread down a column, one B load reused 8 times",
        Math::Fp32, "seed 000, kernel 4 (1D blocktiling)", "none"},
-      why_not, launch, 4}};
+      why_not, launch, 9}};
   return entries;
 }
 

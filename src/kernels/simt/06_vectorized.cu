@@ -38,7 +38,7 @@ SGEMM_KERNEL_ENTRIES(simt_06_vectorized) {
       {"simt-06-vectorized", Track::Simt, 6,
        "vectorized: float4 global loads, A transposed into shared memory, LDS.128, float4 C",
        Math::Fp32, "seed 000, kernel 6 (vectorize SMEM and GMEM accesses)", kVec4Requirement},
-      vectorized_why_not, launch, 6}};
+      vectorized_why_not, launch, 12}};
   return entries;
 }
 

@@ -52,7 +52,7 @@ SGEMM_KERNEL_ENTRIES(simt_07_conflict_free) {
       {"simt-07-conflict-free", Track::Simt, 7,
        "bank-conflict-free shared memory: rung 06 with padded rows and a swizzled column order",
        Math::Fp32, "seed 000, kernel 6 + padding/swizzle (bank conflicts)", kVec4Requirement},
-      vectorized_why_not, launch, 7}};
+      vectorized_why_not, launch, 13}};
   return entries;
 }
 

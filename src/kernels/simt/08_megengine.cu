@@ -50,7 +50,7 @@ SGEMM_KERNEL_ENTRIES(simt_08_megengine) {
        "MegEngine layout: 2 x 2 sub-tiles of 4 x 4 per thread, conflict-free LDS.128, 128 regs",
        Math::Fp32, "seed 001 (MegEngine: thread layout, register and occupancy budget)",
        kVec4Requirement},
-      why_not, launch, 8}};
+      why_not, launch, 14}};
   return entries;
 }
 

@@ -289,7 +289,7 @@ SGEMM_KERNEL_ENTRIES(simt_09_autotuned) {
       {"simt-09-autotuned", Track::Simt, 9,
        "autotuned: 12 tile configurations, the fastest per shape class from a tuning cache",
        Math::Fp32, "seed 000, kernel 9 (autotuning)", kVec4Requirement},
-      why_not, launch, 9}};
+      why_not, launch, 15}};
   return entries;
 }
 

@@ -149,7 +149,7 @@ SGEMM_KERNEL_ENTRIES(simt_10_warptile) {
        "warptiling: block, warp and lane tiles; interleaved lanes; next K-tile prefetched",
        Math::Fp32, "seed 000, kernel 10 (warptiling); seed 001 (prefetch, budget)",
        kVec4Requirement},
-      why_not, launch, 10}};
+      why_not, launch, 19}};
   return entries;
 }
 

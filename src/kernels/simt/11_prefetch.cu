@@ -21,46 +21,16 @@
 // tile t-1, and every thread read it for the last time before the barrier that ended tile t-1;
 // the barrier that ends tile t orders those writes before anyone reads them.
 //
-// Threads: warps 4 x 2 (m x n), a warp's lanes 4 x 8, so a warp's fragment loads read 4 (A) and
-// 8 (B) adjacent 16-byte chunks of one shared-memory row: no bank conflicts. Shared memory returns
-// 128 bytes per cycle, so an LDS.128 costs 4 cycles, and 2 when lanes n and n^1, or n and n^2,
-// all read the same address. The lanes are interleaved for that: lane bit 0 and bit 4 pick the
-// row, bits 1-3 the column, so lanes n and n^1 share B's chunk and n and n^2 share A's. The
-// stores of C are float4: a warp writes four full 128-byte rows.
+// The block tile (its threads' interleaved lanes, fragment reads, FFMAs and float4 stores of C) is
+// shared with rung 12 and lives in 11_prefetch.cuh.
 //
 // float4 global loads need 16-byte aligned rows (needs_vec4); every shape still works because
 // the tile loader zero-fills, element by element, whatever lies past the edges of A and B.
-#include "kernels/common/epilogue.cuh"
 #include "kernels/common/operand.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/simt/11_prefetch.cuh"
 
 namespace sgemm::detail {
 namespace {
-
-constexpr int kBM = 128, kBN = 128, kBK = 8;
-constexpr int kThreads = 256;   // 16 x 16 threads, each an 8 x 8 tile of C
-constexpr int kSub = 64;        // offset of the second 4 x 4 sub-tile, in rows and in columns
-constexpr int kStride = kBM + 4;  // 4 mod 8 floats: the transposed stores of a K-major operand
-                                  // hit 32 different banks (see ChunkCursor)
-static_assert(kBM == kBN, "sA and sB share one layout");
-using Layout = KOuterLayout<kStride>;
-
-// The 8 values of this thread's rows (or columns) at step kk: t * 4 + {0..3} and kSub + t * 4 +
-// {0..3}, two LDS.128.
-__device__ __forceinline__ void load_fragment(float (&f)[8], const float* s, int kk, int t) {
-  const float4 lo = *reinterpret_cast<const float4*>(s + Layout::offset(kk, t * 4));
-  const float4 hi = *reinterpret_cast<const float4*>(s + Layout::offset(kk, kSub + t * 4));
-  f[0] = lo.x, f[1] = lo.y, f[2] = lo.z, f[3] = lo.w;
-  f[4] = hi.x, f[5] = hi.y, f[6] = hi.z, f[7] = hi.w;
-}
-
-__device__ __forceinline__ void outer_product(float (&acc)[8][8], const float (&a)[8],
-                                              const float (&b)[8]) {
-#pragma unroll
-  for (int i = 0; i < 8; ++i)
-#pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-}
 
 // One thread's float4 chunk of each 128 x 8 tile of X (A, or B^T: see tile_loader.cuh), carried
 // from k-tile to k-tile as a pointer. The prefetched tile keeps 8 registers live across the whole
@@ -112,10 +82,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_11_prefetch_kernel(Canonical
   __shared__ __align__(16) float sA[2][kBK * kStride];
   __shared__ __align__(16) float sB[2][kBK * kStride];
 
-  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  // Warps 4 x 2, a warp's lanes 4 x 8, interleaved (see the top of the file).
-  const int tm = warp / 2 * 4 + (lane & 1) + lane / 16 * 2;  // rows tm * 4 + {0..3}, kSub + ..
-  const int tn = warp % 2 * 8 + lane / 2 % 8;                // columns tn * 4 + {0..3}, kSub + ..
+  const int tid = threadIdx.x, tm = thread_tm(tid), tn = thread_tn(tid);
   const std::int64_t m0 = std::int64_t(blockIdx.y) * kBM, n0 = std::int64_t(blockIdx.x) * kBN;
   const int m_left = rows_inside(p.m - m0, kBM), n_left = rows_inside(p.n - n0, kBN);
   // Per k-tile a K-major cursor moves kBK floats along its row, an MN-major one kBK rows down.
@@ -160,17 +127,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_11_prefetch_kernel(Canonical
     }
   }
 
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = i / 4 * kSub + tm * 4 + i % 4;
-    if (row >= m_left) continue;
-    float* c_row = p.c + (m0 + row) * p.ldc + n0;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const float4 v = {acc[i][h * 4], acc[i][h * 4 + 1], acc[i][h * 4 + 2], acc[i][h * 4 + 3]};
-      store_c4(c_row, h * kSub + tn * 4, n_left, v, p.alpha, p.beta);
-    }
-  }
+  store_tile(p, acc, m0, n0, m_left, n_left, tm, tn);
 }
 
 std::string_view why_not(const Canonical& p) {
@@ -194,7 +151,7 @@ SGEMM_KERNEL_ENTRIES(simt_11_prefetch) {
        "double-buffered prefetch: two smem stages, next tile in registers, one barrier per k-tile",
        Math::Fp32, "seed 001 (MegEngine guide: prefetch, ping-pong shared memory, LDS.128)",
        kVec4Requirement},
-      why_not, launch, 11}};
+      why_not, launch, 18}};
   return entries;
 }
 

@@ -17,9 +17,9 @@
 // copies issued right after it may overwrite that stage. One barrier per k-tile.
 //
 // The compute (128 x 128 block tile, 8 x 8 per thread as 2 x 2 sub-tiles of 4 x 4, two fragment
-// registers, lanes interleaved so that every LDS.128 takes 2 cycles) is rung 11's. Shared memory
-// keeps the K-outer layout s[kk][o] that the fragment reads want. A 16-byte cp.async cannot
-// transpose, so:
+// registers, lanes interleaved so that every LDS.128 takes 2 cycles) is rung 11's, shared through
+// 11_prefetch.cuh. Shared memory keeps the K-outer layout s[kk][o] that the fragment reads want.
+// A 16-byte cp.async cannot transpose, so:
 //   MN-major operand: one 16-byte cp.async.cg per thread and tile, straight into a row of s;
 //   K-major operand:  four 4-byte cp.async.ca per thread and tile, each element to its place in
 //                     the transposed tile: the copy does the transpose, still without registers.
@@ -27,43 +27,14 @@
 // Edges: cp.async's src-size operand copies only the bytes inside the matrix and zero-fills the
 // rest of the destination, so a tile hanging over any edge is filled with zeros and nothing
 // outside A or B is read. The 16-byte copies need 16-byte aligned rows: needs_vec4.
-#include "kernels/common/epilogue.cuh"
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/operand.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/simt/11_prefetch.cuh"
 
 namespace sgemm::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 8;
-constexpr int kStages = 4;        // 4 x 8.25 KB: two blocks per SM still fit many times over
-constexpr int kThreads = 256;     // 16 x 16 threads, each an 8 x 8 tile of C
-constexpr int kSub = 64;          // offset of the second 4 x 4 sub-tile, in rows and in columns
-constexpr int kStride = kBM + 4;  // 4 mod 8 floats: the 4-byte copies of a warp hit 32 banks
-static_assert(kBM == kBN, "sA and sB share one layout");
-using Layout = KOuterLayout<kStride>;
-
-__device__ __forceinline__ unsigned smem_address(const float* p) {
-  return static_cast<unsigned>(__cvta_generic_to_shared(p));
-}
-// Copies src_bytes (0..Bytes) from src to dst and zero-fills dst up to Bytes. 16-byte copies
-// bypass L1 (.cg); 4-byte ones must go through it (.ca).
-template <int Bytes>
-__device__ __forceinline__ void cp_async(float* dst, const float* src, int src_bytes) {
-  if constexpr (Bytes == 16)
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)),
-                 "l"(src), "r"(src_bytes) : "memory");
-  else
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)),
-                 "l"(src), "r"(src_bytes) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;\n" ::: "memory");
-}
-// Waits until at most `Pending` of this thread's commit groups are still in flight.
-template <int Pending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending) : "memory");
-}
+constexpr int kStages = 4;  // 4 x 8.25 KB: two blocks per SM still fit many times over
 
 // One thread's share of each 128 x 8 tile of X (A, or B^T: see tile_loader.cuh), carried from
 // k-tile to k-tile as a pointer.
@@ -90,9 +61,10 @@ struct TileCopy {
   __device__ void copy(float* s) const {
     if constexpr (KMajor) {
 #pragma unroll
-      for (int j = 0; j < 4; ++j) cp_async<4>(s + Layout::offset(kk + j, o), src + j, 4);
+      for (int j = 0; j < 4; ++j)
+        cp_async4(smem_address(s + Layout::offset(kk + j, o)), src + j, 4);
     } else {
-      cp_async<16>(s + Layout::offset(kk, o), src, 16);
+      cp_async16(smem_address(s + Layout::offset(kk, o)), src, 16);
     }
   }
 
@@ -104,31 +76,15 @@ struct TileCopy {
 #pragma unroll
       for (int j = 0; j < 4; ++j) {
         const bool inside = row_inside && kk + j < k_left;
-        cp_async<4>(s + Layout::offset(kk + j, o), inside ? src + j : x, inside ? 4 : 0);
+        cp_async4(smem_address(s + Layout::offset(kk + j, o)), inside ? src + j : x,
+                  inside ? 4 : 0);
       }
     } else {
       const int inside = kk < k_left ? min(max(o_left - o, 0), 4) : 0;  // a prefix of the chunk
-      cp_async<16>(s + Layout::offset(kk, o), inside > 0 ? src : x, inside * 4);
+      cp_async16(smem_address(s + Layout::offset(kk, o)), inside > 0 ? src : x, inside * 4);
     }
   }
 };
-
-// The 8 values of this thread's rows (or columns) at step kk: t * 4 + {0..3} and kSub + t * 4 +
-// {0..3}, two LDS.128.
-__device__ __forceinline__ void load_fragment(float (&f)[8], const float* s, int kk, int t) {
-  const float4 lo = *reinterpret_cast<const float4*>(s + Layout::offset(kk, t * 4));
-  const float4 hi = *reinterpret_cast<const float4*>(s + Layout::offset(kk, kSub + t * 4));
-  f[0] = lo.x, f[1] = lo.y, f[2] = lo.z, f[3] = lo.w;
-  f[4] = hi.x, f[5] = hi.y, f[6] = hi.z, f[7] = hi.w;
-}
-
-__device__ __forceinline__ void outer_product(float (&acc)[8][8], const float (&a)[8],
-                                              const float (&b)[8]) {
-#pragma unroll
-  for (int i = 0; i < 8; ++i)
-#pragma unroll
-    for (int j = 0; j < 8; ++j) acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
-}
 
 template <bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(kThreads, 2) simt_12_cp_async_kernel(Canonical p) {
@@ -137,10 +93,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_12_cp_async_kernel(Canonical
   __shared__ __align__(16) float sA[kStages][kBK * kStride];
   __shared__ __align__(16) float sB[kStages][kBK * kStride];
 
-  const int tid = threadIdx.x, warp = tid / 32, lane = tid % 32;
-  // Warps 4 x 2, a warp's lanes 4 x 8, interleaved as in rung 11.
-  const int tm = warp / 2 * 4 + (lane & 1) + lane / 16 * 2;  // rows tm * 4 + {0..3}, kSub + ..
-  const int tn = warp % 2 * 8 + lane / 2 % 8;                // columns tn * 4 + {0..3}, kSub + ..
+  const int tid = threadIdx.x, tm = thread_tm(tid), tn = thread_tn(tid);
   const std::int64_t m0 = std::int64_t(blockIdx.y) * kBM, n0 = std::int64_t(blockIdx.x) * kBN;
   const int m_left = rows_inside(p.m - m0, kBM), n_left = rows_inside(p.n - n0, kBN);
   // Per k-tile a K-major copy moves kBK floats along its rows, an MN-major one kBK rows down.
@@ -200,17 +153,7 @@ __global__ void __launch_bounds__(kThreads, 2) simt_12_cp_async_kernel(Canonical
     }
   }
 
-#pragma unroll
-  for (int i = 0; i < 8; ++i) {
-    const int row = i / 4 * kSub + tm * 4 + i % 4;
-    if (row >= m_left) continue;
-    float* c_row = p.c + (m0 + row) * p.ldc + n0;
-#pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const float4 v = {acc[i][h * 4], acc[i][h * 4 + 1], acc[i][h * 4 + 2], acc[i][h * 4 + 3]};
-      store_c4(c_row, h * kSub + tn * 4, n_left, v, p.alpha, p.beta);
-    }
-  }
+  store_tile(p, acc, m0, n0, m_left, n_left, tm, tn);
 }
 
 std::string_view why_not(const Canonical& p) {
@@ -234,7 +177,7 @@ SGEMM_KERNEL_ENTRIES(simt_12_cp_async) {
        "multi-stage cp.async: 4 shared-memory stages filled without registers",
        Math::Fp32, "seed 001 (LDGSTS on Ampere); the multistage pipeline of Ampere GEMMs",
        kVec4Requirement},
-      why_not, launch, 12}};
+      why_not, launch, 16}};
   return entries;
 }
 

@@ -33,13 +33,11 @@
 // line, so the 8 chunks land in 8 different bank groups. With these strides the swizzle term is a
 // compile-time constant (A) or fixed per thread (B).
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/hopper.cuh"
 #include "kernels/common/operand.cuh"
 #include "kernels/common/tile_loader.cuh"
 
 #ifdef SGEMM_HAS_SM90A
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
@@ -81,64 +79,10 @@ struct TileOrder {
 // 128 * 40 + 256 * 232 = 64512 registers: what 384 threads at the launch-bounds limit of 168 hold.
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// --- mbarrier, TMA and register reallocation in PTX ------------------------------------------
-
-__device__ __forceinline__ std::uint32_t smem_address(const void* p) {
-  return static_cast<std::uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ void mbar_init(std::uint32_t bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-// Makes the initialized barriers visible to the other threads and to the TMA unit.
-__device__ __forceinline__ void fence_barrier_init() {
-  asm volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::
-                   : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-// Arrives and announces `bytes` still to come from the TMA unit: the phase completes when both
-// the arrival count and the bytes are in.
-__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
-               : "memory");
-}
-// Returns once the phase of parity `parity` has completed. A fresh barrier is in phase 0 and the
-// phase before it (parity 1) counts as completed, so the producer's first pass over the ring
-// finds every stage empty.
-__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done;
-  do {
-    asm volatile(
-        "{ .reg .pred p;\n\t"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-        "selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-// The box of `map` at coordinates (c0 innermost, c1) into shared memory at dst, its bytes
-// counted on `bar`. Elements outside the tensor arrive as zeros.
-__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& map, int c0, int c1,
-                                         std::uint32_t bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(bar)
-      : "memory");
-}
+// The mbarrier, TMA and setmaxnreg wrappers are in common/hopper.cuh; this one only rung 13 uses.
 __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap& map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map))
                : "memory");
-}
-template <int kRegisters>
-__device__ __forceinline__ void setmaxnreg_dec() {
-  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegisters));
-}
-template <int kRegisters>
-__device__ __forceinline__ void setmaxnreg_inc() {
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegisters));
 }
 
 constexpr int kGroupM = 8;  // tile-rows per group of the tile order
@@ -365,20 +309,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda).
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      ptr = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  }();
-  return fn;
-}
-
 // Operand X (rows x k: A, or B^T) as a 2-D tensor whose innermost dimension is the contiguous one,
 // read in boxes of kBK k-steps x box_rows rows. A K-major box has 32-byte rows and is swizzled
 // (see the top of the file); an MN-major one lands as it is. Zeros past the tensor's edges.
@@ -432,6 +362,12 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
+// For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny
+// or small C), rung 10's 128 x 128 tiles ran 1.7-2.6x faster on an H200 (docs/perf-notes.md).
+bool auto_suits(const Canonical& p) {
+  return ceil_div(p.m, kBM) * ceil_div(p.n, kBN) >= device_sm_count();
+}
+
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return with_majorness(
       p, [&]<bool AKMajor, bool BKMajor>() { return launch_as<AKMajor, BKMajor>(p, stream); });
@@ -447,7 +383,7 @@ SGEMM_KERNEL_ENTRIES(simt_13_tma) {
        "Hopper pipeline: TMA ring, producer/consumer warpgroups, 16 x 8 per thread, persistent",
        Math::Fp32, "beyond the seeds: Hopper TMA, mbarrier, setmaxnreg (seed 001's ideas taken on)",
        "compute capability 9.0 (sm_90a); A, B 16-byte aligned; lda, ldb multiples of 4"},
-      why_not, launch, 13}};
+      why_not, launch, 20, auto_suits}};
   return entries;
 #else
   return {};

@@ -18,6 +18,7 @@
 // in correctly rounded FP32 adds and the tensor core only ever sums 32 products deep).
 #include <cstdint>
 
+#include "kernels/common/cp_async.cuh"
 #include "kernels/common/operand.cuh"
 #include "kernels/common/tf32_pack.cuh"
 
@@ -43,17 +44,6 @@ constexpr int smem_bytes(Tf32Mode mode) {
 // XOR-ing the chunk with (r >> 1) & 3 spreads the four row pairs over the four chunk slots.
 __device__ __forceinline__ int swizzled(int row, int chunk) {
   return row * kBK + ((chunk ^ ((row >> 1) & 3)) << 2);
-}
-
-__device__ __forceinline__ void cp_async16(std::uint32_t dst, const float* src) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src) : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
 }
 
 __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
@@ -87,7 +77,7 @@ __device__ __forceinline__ void mma_sync_tiles(const Canonical& p, const Tf32Ope
   const float* gA = ops.a + tile_m * kBM * ops.kp;  // part q at + q * mp * kp
   const float* gB = ops.b + tile_n * kBN * ops.kp;
   const std::int64_t num_k_tiles = ops.kp / kBK;
-  const std::uint32_t smem_base = static_cast<std::uint32_t>(__cvta_generic_to_shared(smem));
+  const std::uint32_t smem_base = smem_address(smem);
   constexpr int kStageFloats = 2 * kParts * kTileFloats;
 
   // Each thread copies two 16-byte chunks of every operand part of a stage.

@@ -32,15 +32,11 @@
 // 232).
 // Tf32: BN = 256 (128 accumulators), one wgmma per k8 step, one k-tile of wgmmas kept in
 // flight while the next stage's barrier is awaited.
+#include <cstdint>
+
+#include "kernels/common/hopper.cuh"
 #include "kernels/common/operand.cuh"
 #include "kernels/common/tf32_pack.cuh"
-
-#ifdef SGEMM_HAS_SM90A
-#include <cuda.h>
-#include <cudaTypedefs.h>
-
-#include <cstdint>
-#endif
 
 namespace sgemm::detail {
 
@@ -50,9 +46,6 @@ namespace {
 constexpr int kBM = 128, kBK = 32;  // kBK floats = 128 bytes: one swizzle row
 constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
 constexpr int kWgmmaM = 64;
-// Register budget per thread after setmaxnreg: 128 * 40 + 256 * 232 = 64512 of the SM's 65536,
-// exactly what 384 threads at the launch-bounds limit of 168 hold to begin with.
-constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 static_assert(kBM == kConsumers * kWgmmaM && kBM % kPackTileMN == 0 && kPackTileK == kBK);
 
 template <Tf32Mode kMode>
@@ -71,45 +64,11 @@ struct Config {
 // kernels, which are never launched (why_not asks for compute capability 9.0).
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 constexpr int kWgmmaK = 8;
+// Register budget per thread after setmaxnreg: 128 * 40 + 256 * 232 = 64512 of the SM's 65536,
+// exactly what 384 threads at the launch-bounds limit of 168 hold to begin with.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// --- mbarrier, TMA and wgmma in PTX ---------------------------------------------------------
-
-__device__ __forceinline__ void mbar_init(std::uint32_t bar, int count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, int bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
-               : "memory");
-}
-// Returns once the phase of parity `parity` has completed. A fresh barrier is in phase 0, and
-// the phase "before" it (parity 1) counts as completed: that lets the producer's first pass
-// over the ring go through the empty barriers without waiting.
-__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
-  std::uint32_t done;
-  do {
-    asm volatile(
-        "{ .reg .pred p;\n"
-        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        "selp.u32 %0, 1, 0, p; }"
-        : "=r"(done)
-        : "r"(bar), "r"(parity)
-        : "memory");
-  } while (!done);
-}
-
-// Box (kBK floats, rows, 1 part) at (k0, row0, part) of a [parts][rows][kp] tensor, completing
-// its bytes on `bar`.
-__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& map, int k0,
-                                         int row0, int part, std::uint32_t bar) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(k0), "r"(row0), "r"(part), "r"(bar)
-      : "memory");
-}
+// --- wgmma in PTX ----------------------------------------------------------------------------
 
 // Matrix descriptor of a K-major, 128-byte-swizzled tile starting at shared address `addr`:
 // bits 0-13 start address >> 4, 16-29 leading byte offset >> 4 (unused here, 1 by
@@ -198,8 +157,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   }
   extern __shared__ std::uint8_t smem_raw[];
   // 128-byte swizzle atoms are 1024 bytes and must start 1024-aligned.
-  const std::uint32_t smem =
-      (static_cast<std::uint32_t>(__cvta_generic_to_shared(smem_raw)) + 1023) & ~1023u;
+  const std::uint32_t smem = (smem_address(smem_raw) + 1023) & ~1023u;
   auto a_tile = [&](int stage, int part) {
     return smem + stage * Cfg::kStageBytes + part * Cfg::kATileBytes;
   };
@@ -219,9 +177,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
       mbar_init(full(s), 1);                // the producer's arrive.expect_tx
       mbar_init(empty(s), kConsumers * 4);  // one arrive per consumer warp
     }
-    // Make the initialized barriers visible to the TMA unit (async proxy).
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    fence_barrier_init();
   }
   __syncthreads();
 
@@ -229,7 +185,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
     // Producer: one thread keeps the ring full. Stage s is refilled once both consumer
     // warpgroups have released its previous contents. The warpgroup hands most of its
     // registers to the consumers.
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kProducerRegisters));
+    setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       const int row_a = int(tile_m * kBM), row_b = int(tile_n * kBN);
       for (int kt = 0; kt < num_k_tiles; ++kt) {
@@ -246,7 +202,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   }
 
   // Consumers: warpgroup c computes rows 64c .. 64c+63 of the block tile.
-  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kConsumerRegisters));
+  setmaxnreg_inc<kConsumerRegisters>();
   const int consumer = warpgroup - 1;
   const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x / 32) % 4;
   const std::uint32_t a_rows = consumer * kWgmmaM * kBK * 4;  // 8 KB: a whole number of atoms
@@ -326,20 +282,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 // --- host side ---------------------------------------------------------------------------------
-
-// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda).
-PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      ptr = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  }();
-  return fn;
-}
 
 // An operand as a 3-D tensor [parts][rows][cols] with rows `ld` floats apart, read in boxes of
 // kBK x box_rows x 1 and written into shared memory with the 128-byte swizzle. Boxes that hang

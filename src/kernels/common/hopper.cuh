@@ -1,0 +1,102 @@
+// Hopper PTX wrappers shared by the TMA-fed rungs (CUDA-core 13, tensor-core 02): mbarriers,
+// TMA loads, register reallocation, and the driver's tensor-map encoder.
+//
+// Everything here exists only in a build with sm_90a (SGEMM_HAS_SM90A); the device code only in
+// the host pass and the sm_90a device pass, so the other targets of a multi-architecture build
+// still compile.
+#pragma once
+
+#ifdef SGEMM_HAS_SM90A
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include <cstdint>
+
+#include "kernels/common/cp_async.cuh"  // smem_address
+
+namespace sgemm::detail {
+
+// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda);
+// null when the driver has none.
+inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
+  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
+    void* ptr = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      ptr = nullptr;
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
+  }();
+  return fn;
+}
+
+#if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
+
+__device__ __forceinline__ void mbar_init(std::uint32_t bar, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+// Makes the initialized barriers visible to the other threads and to the TMA unit (async proxy).
+__device__ __forceinline__ void fence_barrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;\n\tfence.proxy.async.shared::cta;" ::
+                   : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(std::uint32_t bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+// Arrives and announces `bytes` still to come from the TMA unit: the phase completes when both
+// the arrival count and the bytes are in.
+__device__ __forceinline__ void mbar_arrive_expect_tx(std::uint32_t bar, int bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+// Returns once the phase of parity `parity` has completed. A fresh barrier is in phase 0 and the
+// phase before it (parity 1) counts as completed, so the producer's first pass over the ring
+// finds every stage empty.
+__device__ __forceinline__ void mbar_wait(std::uint32_t bar, std::uint32_t parity) {
+  std::uint32_t done;
+  do {
+    asm volatile(
+        "{ .reg .pred p;\n\t"
+        "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
+        "selp.u32 %0, 1, 0, p; }"
+        : "=r"(done)
+        : "r"(bar), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+
+// The box of a 2-D `map` at coordinates (c0 innermost, c1) into shared memory at dst, its bytes
+// counted on `bar`. Elements outside the tensor arrive as zeros.
+__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& map, int c0, int c1,
+                                         std::uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3}], [%4];" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(bar)
+      : "memory");
+}
+// The same for a 3-D `map`, at (c0 innermost, c1, c2).
+__device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& map, int c0, int c1,
+                                         int c2, std::uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+      : "memory");
+}
+
+// Warp specialization: a producer warpgroup gives registers back, the consumers take them.
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_dec() {
+  asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(kRegisters));
+}
+template <int kRegisters>
+__device__ __forceinline__ void setmaxnreg_inc() {
+  asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(kRegisters));
+}
+
+#endif  // sm_90a device code
+
+}  // namespace sgemm::detail
+#endif  // SGEMM_HAS_SM90A
