@@ -20,9 +20,9 @@ from pathlib import Path
 CUBLAS = ("cublas-sgemm", "cublas-tf32")
 # Colours by math; cuBLAS in greys so the ladder stands out against it.
 COLOURS = {"cublas-sgemm": "#222222", "cublas-tf32": "#8c8c8c",
-           "Fp32": "#1f77b4", "Fp32Tf32x3": "#2ca02c", "Tf32": "#ff7f0e"}
+           "fp32": "#1f77b4", "tf32x3": "#2ca02c", "tf32": "#ff7f0e"}
 # Lines of the sweep: the ladder of each math in shades of its colour, in ladder order.
-SHADES = {"Fp32": "Blues", "Fp32Tf32x3": "Greens", "Tf32": "Oranges"}
+SHADES = {"fp32": "Blues", "tf32x3": "Greens", "tf32": "Oranges"}
 CONFIG = ("layout", "op_a", "op_b", "alpha", "beta")
 
 
@@ -97,7 +97,7 @@ def ladder_chart(plt, rows: list[dict], size: tuple[int, int, int], out: Path) -
     ax.set_xlabel("TFLOPS (2MNK / median time)")
     fig.suptitle(f"SGEMM ladder against cuBLAS, M x N x K = {size_name(size)}", fontweight="bold")
     ax.set_title(subtitle(at_size), fontsize=8)
-    legend = [(k, COLOURS[k]) for k in ("Fp32", "Fp32Tf32x3", "Tf32")
+    legend = [(k, COLOURS[k]) for k in ("fp32", "tf32x3", "tf32")
               if any(r["math"] == k and r["kernel"] not in CUBLAS for r in bars)]
     if legend:
         ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, color=c) for _, c in legend],
