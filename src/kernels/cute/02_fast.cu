@@ -10,8 +10,9 @@
 // - Shared memory: columns padded so that neither the copies nor the FMA-side loads have bank
 //   conflicts (see SmemLayout).
 // - TiledMMA: UniversalFMA over 16 x 16 threads, permuted so that each thread's 8 rows (and 8
-//   columns) are two runs of 4: each run is one 16-byte shared-memory load. The operands of the
-//   next k-step are loaded into registers while the current one is multiplied.
+//   columns) are two runs of 4: each run is one 16-byte shared-memory load. The threads are laid
+//   out so that lanes of a warp share those loads (ThrLayout). The operands of the next k-step
+//   are loaded into registers while the current one is multiplied.
 // Every shape: tile rows past M (N) are never loaded and read as zero; the k-tiles are counted
 // from the end of K so that only k-tile 0 is partial, and its columns before k = 0 are never
 // loaded either; stores past the edge of C are skipped.
@@ -74,11 +75,20 @@ struct ScalarCopy {
   }
 };
 
-// 16 x 16 threads, M fastest. The permutation Tile makes thread (i, j) own rows 4i..4i+3 and
+// 16 x 16 threads. The permutation Tile makes thread (i, j) own rows 4i..4i+3 and
 // 64+4i..64+4i+3 of the tile, and the same columns: an 8 x 8 block of C as 2 x 2 runs of 4 x 4.
-// At each k-step a warp loads 16 distinct 16-byte runs of A (256 contiguous bytes) and 2 of B.
-using TiledMma = decltype(make_tiled_mma(UniversalFMA<float, float, float, float>{},
-                                         Layout<Shape<_16, _16, _1>>{},
+// Which thread is (i, j) is the layout ThrLayout, (i, j) -> thread index, and it is chosen for the
+// shared-memory loads. A warp's 32 lanes are a 4 (i) x 8 (j) patch, interleaved like
+// simt/10_warptile: lane bit 0 and bit 4 give i, lane bits 1-3 give j; warp bit 0 gives j / 8,
+// warp bits 1-2 give i / 4 (the 8 warps as 4 along M x 2 along N). An LDS.128 is served per
+// half-warp, one 128-byte wavefront per 8 distinct 16-byte runs: lanes 0-15 read 2 runs of sA
+// (the 8 even lanes one, the 8 odd lanes the other) and 8 of sB (lanes n and n^1 share one),
+// lanes 16-31 the next 2 runs of sA and the same 8 of sB. So every LDS.128 of A or B is 2
+// wavefronts. With the plain layout (16 x 16, i fastest) a half-warp read 16 runs of sA: 2
+// wavefronts per half, 3 per LDS.128 on average (ncu: 402.9M for 134.2M).
+using ThrLayout = Layout<Shape<Shape<_2, _2, _4>, Shape<_8, _2>, _1>,     // (i, j, k)
+                         Stride<Stride<_1, _16, _64>, Stride<_2, _32>, _0>>;  // -> thread index
+using TiledMma = decltype(make_tiled_mma(UniversalFMA<float, float, float, float>{}, ThrLayout{},
                                          Tile<Layout<Shape<_16, _4>, Stride<_4, _1>>,
                                               Layout<Shape<_16, _4>, Stride<_4, _1>>, _1>{}));
 
