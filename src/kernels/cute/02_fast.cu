@@ -140,9 +140,31 @@ __global__ void __launch_bounds__(kThreads, 2)
   Tensor tBpB = lazy::transform(tBcB, b_row_in);
   Tensor tApA_k0 = lazy::transform(tAcA, [&](auto c) { return a_row_in(c) && k_in(c); });
   Tensor tBpB_k0 = lazy::transform(tBcB, [&](auto c) { return b_row_in(c) && k_in(c); });
-  auto load_k_tile = [&](int k_tile, int stage) {  // any k-tile but 0: whole in k
-    copy_if(copy_a, tApA, tAgA(_, _, _, k_tile), tAsA(_, _, _, stage));
-    copy_if(copy_b, tBpB, tBgB(_, _, _, k_tile), tBsB(_, _, _, stage));
+  // Source and destination of the next copy, advanced after each copy (the k-tiles are loaded in
+  // order, into stages 0, 1, 2, 0, ...) by pointer bumps: one k-tile along K for the source, one
+  // stage (wrapping to 0) for the destination. The main loop then neither recomputes the
+  // k-tile's address (a 64-bit k_tile * 16 * ld) nor the stage's per copied element.
+  Tensor tAgA_k = tAgA(_, _, _, 0);  // (CPY,CPY_M,CPY_K)
+  Tensor tBgB_k = tBgB(_, _, _, 0);
+  Tensor tAsA_w = tAsA(_, _, _, 0);  // (CPY,CPY_M,CPY_K)
+  Tensor tBsB_w = tBsB(_, _, _, 0);
+  const auto a_k_tile_step = Int<kBK>{} * get<1>(dA);  // elements between k-tiles
+  const auto b_k_tile_step = Int<kBK>{} * get<1>(dB);
+  constexpr int kStageFloats = kPaddedBM * kBK;
+  int write_stage = 0;
+  auto next_k_tile = [&] {
+    tAgA_k.data() = tAgA_k.data() + a_k_tile_step;
+    tBgB_k.data() = tBgB_k.data() + b_k_tile_step;
+    const bool wrap = write_stage == kStages - 1;
+    const int stage_step = wrap ? -(kStages - 1) * kStageFloats : kStageFloats;
+    write_stage = wrap ? 0 : write_stage + 1;
+    tAsA_w.data() = tAsA_w.data() + stage_step;
+    tBsB_w.data() = tBsB_w.data() + stage_step;
+  };
+  auto load_k_tile = [&] {  // the next k-tile, any but 0: whole in k
+    copy_if(copy_a, tApA, tAgA_k, tAsA_w);
+    copy_if(copy_b, tBpB, tBgB_k, tBsB_w);
+    next_k_tile();
   };
 
   // What is never loaded must read as zero: clear every stage once, before any copy lands.
@@ -152,12 +174,13 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   // Prologue: k-tiles 0 .. kStages-2 into stages 0 .. kStages-2, one cp.async group each
   // (empty past the last k-tile, so that group i is always k-tile i).
-  copy_if(copy_a, tApA_k0, tAgA(_, _, _, 0), tAsA(_, _, _, 0));
-  copy_if(copy_b, tBpB_k0, tBgB(_, _, _, 0), tBsB(_, _, _, 0));
+  copy_if(copy_a, tApA_k0, tAgA_k, tAsA_w);
+  copy_if(copy_b, tBpB_k0, tBgB_k, tBsB_w);
+  next_k_tile();
   cp_async_fence();
   CUTE_UNROLL
   for (int s = 1; s < kStages - 1; ++s) {
-    if (s < k_tiles) load_k_tile(s, s);
+    if (s < k_tiles) load_k_tile();
     cp_async_fence();
   }
 
@@ -175,8 +198,6 @@ __global__ void __launch_bounds__(kThreads, 2)
 
   // k-tile t lives in stage t % kStages. Wait for k-tile 0 and load its first k-step.
   int read_stage = 0;
-  int write_stage = kStages - 1;
-  int next_tile = kStages - 1;  // the next k-tile to load
   cp_async_wait<kStages - 2>();
   __syncthreads();
   copy(tCsA(_, _, 0, read_stage), tCrA(_, _, 0));
@@ -198,11 +219,10 @@ __global__ void __launch_bounds__(kThreads, 2)
       copy(tCsA(_, _, k_next, read_stage), tCrA(_, _, k_next));
       copy(tCsB(_, _, k_next, read_stage), tCrB(_, _, k_next));
       if (k == 0) {
-        // global -> shared for k-tile + kStages-1, into the stage read during the last k-tile.
-        if (next_tile < k_tiles) load_k_tile(next_tile, write_stage);
+        // global -> shared for k-tile + kStages-1, into the stage read during the last k-tile
+        // (an empty group when there is none, so that group i stays k-tile i).
+        if (k_tile + (kStages - 1) < k_tiles) load_k_tile();
         cp_async_fence();
-        ++next_tile;
-        write_stage = write_stage + 1 == kStages ? 0 : write_stage + 1;
       }
       cute::gemm(mma, tCrA(_, _, k), tCrB(_, _, k), tCrC);
     }
