@@ -6,10 +6,6 @@
 
 namespace sgemm::detail {
 
-namespace {
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-}  // namespace
-
 std::string_view needs_vec4(const Canonical& p) {
   if (!aligned16(p.a) || !aligned16(p.b) || !aligned16(p.c))
     return "needs A, B and C 16-byte aligned (float4 accesses)";
@@ -23,33 +19,40 @@ std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y) {
   return {};
 }
 
-std::string_view needs_sm90(const Canonical&) {
-  // Compute capability per device, read once: cudaGetDevice is cheap, attribute queries less so.
-  static std::atomic<int> cc_cache[64];
+namespace {
+
+// Compute capability and multiprocessor count of the current device, read once per device
+// (cudaGetDevice is cheap, attribute queries are not). Zeros when there is no usable device.
+struct DeviceFacts {
+  int cc = 0, sms = 0;
+};
+DeviceFacts current_device() {
+  static std::atomic<int> cc_cache[64], sm_cache[64];
   int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64)
-    return "needs a device of compute capability 9.0";
-  int cc = cc_cache[device].load(std::memory_order_relaxed);
-  if (cc == 0) {
+  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return {};
+  DeviceFacts f{cc_cache[device].load(std::memory_order_relaxed),
+                sm_cache[device].load(std::memory_order_relaxed)};
+  if (f.cc == 0 || f.sms == 0) {
     int major = 0, minor = 0;
-    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    cc = major * 10 + minor;
-    cc_cache[device].store(cc, std::memory_order_relaxed);
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device) != cudaSuccess ||
+        cudaDeviceGetAttribute(&f.sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+      return {};
+    f.cc = major * 10 + minor;
+    cc_cache[device].store(f.cc, std::memory_order_relaxed);
+    sm_cache[device].store(f.sms, std::memory_order_relaxed);
   }
-  if (cc != 90) return "needs a device of compute capability 9.0 (sm_90a: wgmma, TMA)";
+  return f;
+}
+
+}  // namespace
+
+std::string_view needs_sm90(const Canonical&) {
+  if (current_device().cc != 90)
+    return "needs a device of compute capability 9.0 (sm_90a: wgmma, TMA)";
   return {};
 }
 
-int device_sm_count() {
-  static std::atomic<int> sm_cache[64];
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
-  int sms = sm_cache[device].load(std::memory_order_relaxed);
-  if (sms == 0 &&
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
-    sm_cache[device].store(sms, std::memory_order_relaxed);
-  return sms;
-}
+int device_sm_count() { return current_device().sms; }
 
 }  // namespace sgemm::detail

@@ -56,6 +56,8 @@ struct KernelEntry {
 
 // --- requirement helpers shared by the kernel files ---------------------------------------
 
+inline bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
+
 // 16-byte alignment of A, B and C and leading dimensions that keep every row 16-byte aligned:
 // what float4 global accesses need.
 std::string_view needs_vec4(const Canonical& p);

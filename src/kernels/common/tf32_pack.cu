@@ -176,8 +176,7 @@ StridedOperand operand_bt(const Canonical& p) {
 // off by less than 2^-9 of |a||b| instead of 2^-10: still inside the Tf32 bound
 // (k + 2) 2^-11 sum |a||b| from k = 2 on, and kDirectMinK leaves room for the accumulation.
 bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t k) {
-  return k_major && k >= kDirectMinK && ld % 4 == 0 &&
-         reinterpret_cast<std::uintptr_t>(x) % 16 == 0;
+  return k_major && k >= kDirectMinK && ld % 4 == 0 && aligned16(x);
 }
 
 }  // namespace

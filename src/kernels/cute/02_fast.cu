@@ -241,8 +241,6 @@ __global__ void __launch_bounds__(kThreads, 2)
   }
 }
 
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
-
 // The 16-byte copy needs the operand M-major (N-major), 16-byte aligned, ld % 4 == 0, and rows
 // in whole runs of 4: a run that straddled the edge would read past the matrix.
 bool vector_copy_fits(const float* ptr, std::int64_t ld, bool k_major, std::int64_t rows) {

@@ -326,7 +326,6 @@ bool make_tensor_map(CUtensorMap* map, const float* x, std::int64_t rows, std::i
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>(ptr) % 16 == 0; }
 
 std::string_view why_not(const Canonical& p) {
   if (const auto reason = needs_sm90(p); !reason.empty()) return reason;
@@ -346,11 +345,8 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
       !make_tensor_map(&tmap_b, p.b, p.n, p.k, p.ldb, BKMajor, kBN))
     return cudaErrorInvalidValue;
   const auto kernel = simt_13_tma_kernel<AKMajor, BKMajor>;
-  int device = 0, sms = 0;
-  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  if (cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-      err != cudaSuccess)
-    return err;
+  const int sms = device_sm_count();
+  if (sms == 0) return cudaErrorNoDevice;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              kSmemBytes);
       err != cudaSuccess)
