@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 5: scripts/gpu-check on the final code, and 8192^3 for the tensor-core rungs and rung 13.
+# Run 6: scripts/gpu-check on the code of that moment, and 8192^3 for rungs 04 and up.
 set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 B=dist/run6/sgemm-bench; W=/tmp/r6; mkdir -p $W

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 7: scripts/gpu-check on the final code, and 8192^3 for the tensor-core rungs and rung 13.
+# Run 7: scripts/gpu-check on the final code, 8192^3 for rungs 04 and up, ncu on cute-02 and rung 10.
 set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 B=dist/run7/sgemm-bench; W=/tmp/r7; mkdir -p $W
