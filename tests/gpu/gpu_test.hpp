@@ -1,5 +1,5 @@
-// Shared pieces of the GPU tests: the device check that turns every test into a visible skip
-// on a machine without a GPU, and running one case through sgemm::gemm.
+// Shared pieces of the GPU tests: the device check (without a device the binary prints why and
+// runs nothing, which ctest reports as Skipped), and running one case through sgemm::gemm.
 #pragma once
 
 #include <cublas_v2.h>
@@ -15,12 +15,6 @@ namespace sgemm::test {
 // Empty when a CUDA device is usable, otherwise why not.
 const std::string& no_device_reason();
 cublasHandle_t cublas();
-
-#define SGEMM_REQUIRE_GPU()                                                        \
-  do {                                                                             \
-    if (!::sgemm::test::no_device_reason().empty())                                \
-      GTEST_SKIP() << "no CUDA device: " << ::sgemm::test::no_device_reason();     \
-  } while (0)
 
 // Runs `c` through gemm() with `options` on fresh random inputs and checks the result against
 // the float64 reference (bound with the math's unit roundoff), the NaN poison and the guard

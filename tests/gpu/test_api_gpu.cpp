@@ -17,14 +17,9 @@ bool has_kernel_for(Math math) {
   return false;
 }
 
-class Api : public ::testing::Test {
- protected:
-  void SetUp() override { SGEMM_REQUIRE_GPU(); }
-};
-
 // auto must pick a kernel whose requirements the call meets: pointers one float past 16-byte
 // alignment and odd leading dimensions rule out every float4 / TMA kernel.
-TEST_F(Api, AutoHandlesUnalignedPointers) {
+TEST(Api, AutoHandlesUnalignedPointers) {
   std::uint64_t seed = 1;
   for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32}) {
     if (!has_kernel_for(math)) continue;
@@ -40,7 +35,7 @@ TEST_F(Api, AutoHandlesUnalignedPointers) {
 }
 
 // A kernel asked for by name refuses a call it cannot compute, says why, and touches nothing.
-TEST_F(Api, NamedKernelRefusesUnsupportedCall) {
+TEST(Api, NamedKernelRefusesUnsupportedCall) {
   for (const KernelInfo& k : kernels()) {
     ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 65, 33, 17, 1.0f, 0.0f};
     c.unaligned = true;
@@ -66,7 +61,7 @@ TEST_F(Api, NamedKernelRefusesUnsupportedCall) {
 
 // alpha == 0 and k == 0: C = beta * C without reading A or B (they hold NaN here); beta == 0:
 // C = 0 without reading C (it holds NaN); m == 0: nothing at all.
-TEST_F(Api, QuickReturns) {
+TEST(Api, QuickReturns) {
   const int m = 37, n = 23, k = 11;
   float *a, *b, *c;
   ASSERT_EQ(cudaMalloc(reinterpret_cast<void**>(&a), m * k * 4), cudaSuccess);
@@ -103,7 +98,7 @@ TEST_F(Api, QuickReturns) {
 }
 
 // gemm() only enqueues: it returns while the product still runs on the stream.
-TEST_F(Api, DoesNotSynchronize) {
+TEST(Api, DoesNotSynchronize) {
   ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 4096, 4096, 4096, 1.0f, 0.0f};
   ref::CaseBuffers buf(c);
   buf.fill_random(9);
@@ -121,7 +116,7 @@ TEST_F(Api, DoesNotSynchronize) {
 }
 
 // Several host threads, each on its own stream, get correct results.
-TEST_F(Api, ConcurrentCallers) {
+TEST(Api, ConcurrentCallers) {
   constexpr int kThreads = 4;
   std::vector<std::unique_ptr<ref::CaseBuffers>> bufs;
   for (int i = 0; i < kThreads; ++i) {
@@ -155,7 +150,7 @@ TEST_F(Api, ConcurrentCallers) {
 
 // The 3xTF32 rule: relative Frobenius error at most 2x cuBLAS SGEMM's on the same inputs, and
 // at most cuBLAS SGEMM's once K >= 1024. Checked for every 3xTF32 kernel.
-TEST_F(Api, Tf32x3AccuracyAgainstCublasSgemm) {
+TEST(Api, Tf32x3AccuracyAgainstCublasSgemm) {
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math != Math::Fp32Tf32x3) continue;
     for (std::int64_t k : {64, 256, 1024, 4096, 16384}) {

@@ -66,7 +66,6 @@ ref::GemmCase with_lds(ref::GemmCase c, std::int64_t pad, const KernelInfo& k) {
 
 class CaseMatrix : public ::testing::TestWithParam<std::string> {
  protected:
-  void SetUp() override { SGEMM_REQUIRE_GPU(); }
   Options options() const {
     Options o;
     o.kernel = GetParam();
