@@ -176,21 +176,6 @@ TEST_P(CaseMatrix, SanitizerShapes) {
     }
 }
 
-// More output tiles than a GPU has SMs, by part of a round, with few k-tiles: for rung 14 (128 x
-// 256 tiles) on 132 SMs, 153 tiles all shared out along k (3 k-tiles each, so ranges of 3-4
-// iterations cross tile boundaries), and 288 tiles of which 156 are shared (2 k-tiles each).
-// Every kernel runs them; scripts/gpu-check also runs them under compute-sanitizer for rung 14.
-TEST_P(CaseMatrix, SplitShapes) {
-  const KernelInfo& k = info(GetParam());
-  std::uint64_t seed = 7000;
-  for (Dims d : {Dims{2100, 2200, 24}, Dims{3000, 2900, 16}})
-    for (const Combo& combo : kCombos) {
-      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, d.m, d.n, d.k, 1.0f, 0.5f};
-      check(with_lds(c, 0, k), seed++);
-      if (HasFailure()) return;
-    }
-}
-
 std::vector<std::string> all_slugs() {
   std::vector<std::string> slugs;
   for (const KernelInfo& k : kernels()) slugs.emplace_back(k.slug);

@@ -2,42 +2,273 @@
 // two consumer warpgroups split the work, and a persistent grid walks the tiles in L2-friendly
 // order.
 //
-// What changes from rung 12 (the pipeline itself is in 13_tma.cuh, shared with rung 14):
-// - No thread copies anything: per k-tile one thread issues two TMA loads, which complete on the
-//   stage's "full" mbarrier; edges are zero-filled by the copy engine.
-// - Warp specialization: a producer warpgroup (one thread issues the loads; setmaxnreg.dec gives
-//   its registers away) and two consumer warpgroups (setmaxnreg.inc to 232) that release a stage
-//   through its "empty" mbarrier. No __syncthreads in the main loop.
-// - A 16 x 8 thread tile (128 accumulators), paid for with the producer's registers.
-// - A persistent grid: one CTA per SM takes tiles blockIdx.x, blockIdx.x + gridDim.x, ... and its
-//   producer runs into the next tile while the consumers write the last one out.
-#include "kernels/simt/13_tma.cuh"
+// What changes from rung 12:
+// - No thread copies anything. Per k-tile one thread issues two TMA loads (cp.async.bulk.tensor):
+//   the copy engine reads a 2-D box of A and one of B, fills zeros wherever the box hangs past the
+//   matrix (every edge is free), and counts the bytes into the stage's "full" mbarrier.
+// - Warp specialization. Warpgroup 0 produces: one thread issues the loads, and the warpgroup gives
+//   its registers back (setmaxnreg.dec). Warpgroups 1 and 2 consume (setmaxnreg.inc to 232): a warp
+//   waits on a stage's full barrier, multiplies, and arrives on the stage's "empty" barrier, which
+//   the producer waits on before it refills the stage. No __syncthreads in the main loop: a warp
+//   waits only when its data is not there yet, and never for a slower warp.
+// - A bigger thread tile: 16 x 8 results (128 accumulators) take 24 LDS.128 per 512 FFMAs, where
+//   rungs 11-12 needed 32; the registers for it are the producer's.
+// - A persistent grid: one CTA per SM loops over tiles, and the producer runs into the next tile
+//   while the consumers write the last one out. Tiles are numbered kGroupM tile-rows at a time, so
+//   that the CTAs working at the same time share panels of A and B in L2.
+//
+// TMA cannot transpose. An operand stored along m (or n) lands as s[k][m] and is read as in rungs
+// 11-12. A K-major one lands as s[m][k], rows of kBK = 8 floats (32 bytes), and is read along k:
+// one LDS.128 gives one row's values at 4 consecutive k. So the inner loop works a quad of 4
+// k-steps at a time: a thread holds B's 4 x 8 values of the quad in registers and streams its 16
+// rows of A through, 4 rows x 4 k (4 LDS.128, either layout) at a time, each followed by 128 FFMAs.
+//
+// Shared-memory reads: an LDS.128 returns 512 bytes to a warp, 4 cycles at 128 bytes per cycle,
+// or 2 when lanes n and n^1 (or n and n^2) all read the same address; lanes are interleaved so
+// that every read here qualifies (rung 11 explains). Each half-warp then needs its 8 distinct
+// 16-byte chunks in different bank groups. A thread's rows of A are tm + 4i: a half-warp reads 2
+// rows of one 128-byte line. Its columns of a K-major B are tn + 8j: 8 rows of 32 bytes, two lines
+// at the same offsets, which would take 2 wavefronts. TMA's 32-byte swizzle (bit 4 of the shared
+// address, which half of a row, XOR bit 7, which line of a pair) swaps the halves in every other
+// line, so the 8 chunks land in 8 different bank groups. With these strides the swizzle term is a
+// compile-time constant (A) or fixed per thread (B).
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/hopper.cuh"
+#include "kernels/common/operand.cuh"
+#include "kernels/common/tile_loader.cuh"
+
+#ifdef SGEMM_HAS_SM90A
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#endif
 
 namespace sgemm::detail {
 
 #ifdef SGEMM_HAS_SM90A
 namespace {
 
+constexpr int kBM = 128, kBN = 256, kBK = 8;  // block tile; kBK floats = 32 bytes: a swizzle span
+constexpr int kStages = 8;                    // 12 KB each: 7 k-tiles (~7 us) of look-ahead
+constexpr int kTM = 16, kTN = 8;              // thread tile
+constexpr int kLanesM = 4, kLanesN = 8;       // a warp's lanes: a 64 x 64 warp tile
+constexpr int kWarpsM = 2, kWarpsN = 4;       // consumer warps
+constexpr int kWarpTileM = kLanesM * kTM, kWarpTileN = kLanesN * kTN;
+constexpr int kConsumerWarps = kWarpsM * kWarpsN;
+constexpr int kWarpgroup = 128, kThreads = kWarpgroup + kConsumerWarps * 32;  // 384
+constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
+constexpr int kStageBytes = kATileBytes + kBTileBytes;
+// The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
+constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
+static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
+static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
+static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
+static_assert(kBK == 8 && kLanesM == 4 && kLanesN == 8,
+              "the swizzle terms of FragmentOffsets assume 32-byte rows, rows tm + 4i of A and "
+              "columns tn + 8j of B, and multiply_quad two quads per stage");
+
+// The tiles of C: tiles_m x tiles_n of kBM x kBN (see tile_coords for their order).
+struct TileOrder {
+  std::int64_t tiles_m, tiles_n;
+};
+
+// Device code for sm_90a only: in a multi-architecture build the other targets get an empty
+// kernel, which is never launched (why_not asks for compute capability 9.0).
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
-// Whole tiles, round-robin over the CTAs.
-struct PersistentTiles {
-  std::int64_t num_tiles, next_tile;
-  int k_tiles;
 
-  __device__ PersistentTiles(std::int64_t tiles, int k) : num_tiles(tiles), next_tile(blockIdx.x), k_tiles(k) {}
+// 128 * 40 + 256 * 232 = 64512 registers: what 384 threads at the launch-bounds limit of 168 hold.
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-  __device__ bool next(WorkItem& w) {
-    if (next_tile >= num_tiles) return false;
-    w = {next_tile, 0, k_tiles};
-    next_tile += gridDim.x;
-    return true;
+// The mbarrier, TMA and setmaxnreg wrappers are in common/hopper.cuh; this one only rung 13 uses.
+__device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap& map) {
+  asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map))
+               : "memory");
+}
+
+constexpr int kGroupM = 8;  // tile-rows per group of the tile order
+
+// Tile t of the persistent loop. Consecutive t run down kGroupM tile-rows, then move one
+// tile-column right: the CTAs working at the same time read few distinct panels of A and B.
+__device__ void tile_coords(const TileOrder& order, std::int64_t t, std::int64_t& tile_m,
+                            std::int64_t& tile_n) {
+  const std::int64_t per_group = kGroupM * order.tiles_n;
+  const std::int64_t first_m = t / per_group * kGroupM;
+  const std::int64_t rows = order.tiles_m - first_m < kGroupM ? order.tiles_m - first_m : kGroupM;
+  const std::int64_t local = t % per_group;
+  tile_m = first_m + local % rows;
+  tile_n = local / rows;
+}
+
+// --- the producer: one thread ------------------------------------------------------------------
+
+// Walks the same (tile, k-tile) sequence as the consumers and fills stage after stage.
+template <bool AKMajor, bool BKMajor>
+__device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, std::uint32_t stages,
+                        std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
+                        std::int64_t num_tiles, int k_tiles) {
+  prefetch_tensor_map(tmap_a);
+  prefetch_tensor_map(tmap_b);
+  int stage = 0;
+  std::uint32_t phase = 0;  // flips each time the ring wraps around
+  for (std::int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    std::int64_t tile_m, tile_n;
+    tile_coords(order, t, tile_m, tile_n);
+    const int m0 = int(tile_m * kBM), n0 = int(tile_n * kBN);  // m0 < m < 2^31, n0 < n
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      mbar_wait(empty_bar + 8 * stage, phase ^ 1);  // the consumers are done with this stage
+      const std::uint32_t full = full_bar + 8 * stage, sA = stages + stage * kStageBytes;
+      const int k0 = kt * kBK;
+      mbar_arrive_expect_tx(full, kStageBytes);
+      // The tensor maps' innermost dimension is the contiguous one: k for a K-major operand.
+      tma_load(sA, tmap_a, AKMajor ? k0 : m0, AKMajor ? m0 : k0, full);
+      tma_load(sA + kATileBytes, tmap_b, BKMajor ? k0 : n0, BKMajor ? n0 : k0, full);
+      if (++stage == kStages) stage = 0, phase ^= 1;
+    }
   }
+}
 
-  template <class Store>
-  __device__ void finish(const WorkItem&, float (&acc)[kTM][kTN], const Store& store) const {
-    store(acc);
+// --- the consumers: 8 warps, a 16 x 8 tile of C per thread -------------------------------------
+
+// Where this thread's values sit in a stage's tiles, in bytes from the tile's start.
+//   A K-major (s[m][k], 32-byte rows, swizzled): row tm + 4i of the warp's 64, its 16-byte half q
+//     at a + 128 i + 16 (q ^ (i & 1)); (row >> 2) & 1 = i & 1 is the swizzle bit.
+//   A M-major (s[k][m], 512-byte rows): rows tm * 4 + 16 g + {0..3} at k: a + 512 k + 64 g.
+//   B N-major (s[k][n], 1024-byte rows): columns tn * 4 + 32 h + {0..3} at k:
+//     b[0] + 1024 k + 128 h.
+//   B K-major (s[n][k], 32-byte rows, swizzled): column tn + 8j, half q at b[q] + 256 j; the
+//     swizzle bit (column >> 2) & 1 = tn >> 2 is folded into b[q].
+struct FragmentOffsets {
+  int a, b[2];
+
+  template <bool AKMajor, bool BKMajor>
+  __device__ static FragmentOffsets of(int wm, int wn, int tm, int tn) {
+    FragmentOffsets o;
+    o.a = AKMajor ? (wm * kWarpTileM + tm) * kBK * 4 : (wm * kWarpTileM + tm * 4) * 4;
+    for (int q = 0; q < 2; ++q)
+      o.b[q] = BKMajor ? (wn * kWarpTileN + tn) * kBK * 4 + ((q ^ (tn >> 2)) << 4)
+                       : (wn * kWarpTileN + tn * 4) * 4;
+    return o;
   }
 };
+
+__device__ __forceinline__ float4 lds128(const unsigned char* p) {
+  return *reinterpret_cast<const float4*>(p);
+}
+
+// acc += this thread's part of the quad q (k-steps 4q .. 4q+3) of the stage's tiles sA, sB.
+template <bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsigned char* sA,
+                                              const unsigned char* sB, int q,
+                                              const FragmentOffsets& off) {
+  float b[4][kTN];  // b[kk][j]: k-step 4q + kk, column j
+  if constexpr (BKMajor) {
+#pragma unroll
+    for (int j = 0; j < kTN; ++j) {
+      const float4 v = lds128(sB + off.b[q] + j * 8 * kBK * 4);
+      b[0][j] = v.x, b[1][j] = v.y, b[2][j] = v.z, b[3][j] = v.w;
+    }
+  } else {
+#pragma unroll
+    for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float4 v = lds128(sB + (4 * q + kk) * kBN * 4 + off.b[0] + h * 128);
+        b[kk][4 * h] = v.x, b[kk][4 * h + 1] = v.y, b[kk][4 * h + 2] = v.z, b[kk][4 * h + 3] = v.w;
+      }
+  }
+#pragma unroll
+  for (int g = 0; g < kTM / 4; ++g) {
+    float a[4][4];  // a[r][kk]: row 4g + r of the thread's 16, k-step 4q + kk
+    if constexpr (AKMajor) {
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const int i = 4 * g + r;
+        const float4 v = lds128(sA + off.a + i * 4 * kBK * 4 + ((q ^ (i & 1)) << 4));
+        a[r][0] = v.x, a[r][1] = v.y, a[r][2] = v.z, a[r][3] = v.w;
+      }
+    } else {
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk) {
+        const float4 v = lds128(sA + (4 * q + kk) * kBM * 4 + off.a + g * 64);
+        a[0][kk] = v.x, a[1][kk] = v.y, a[2][kk] = v.z, a[3][kk] = v.w;
+      }
+    }
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int kk = 0; kk < 4; ++kk)
+#pragma unroll
+        for (int j = 0; j < kTN; ++j)
+          acc[4 * g + r][j] = fmaf(a[r][kk], b[kk][j], acc[4 * g + r][j]);
+  }
+}
+
+// C = alpha * acc + beta * C for this thread's 16 x 8 elements that lie inside C. c_warp =
+// &C(row0, col0), the corner of the warp's 64 x 64 part; rows_in, cols_in: how much of it lies
+// inside C (0..64), so that the bounds checks are 32-bit compares with constants.
+template <bool AKMajor, bool BKMajor>
+__device__ __forceinline__ void store_tile(const Canonical& p, bool c_vec4,
+                                           const float (&acc)[kTM][kTN], float* c_warp,
+                                           int rows_in, int cols_in, int tm, int tn) {
+#pragma unroll
+  for (int i = 0; i < kTM; ++i) {
+    const int row = AKMajor ? tm + 4 * i : tm * 4 + 16 * (i / 4) + i % 4;
+    if (row >= rows_in) continue;
+    float* c_row = c_warp + row * p.ldc;
+    if constexpr (BKMajor) {
+#pragma unroll
+      for (int j = 0; j < kTN; ++j)
+        if (tn + 8 * j < cols_in) store_c(c_row + tn + 8 * j, acc[i][j], p.alpha, p.beta);
+    } else {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int col = tn * 4 + 32 * h;
+        const float* v = &acc[i][4 * h];
+        if (c_vec4) {  // float4 accesses: c_warp is 16-byte aligned, and so is every row
+          store_c4(c_row, col, cols_in, float4{v[0], v[1], v[2], v[3]}, p.alpha, p.beta);
+        } else {
+#pragma unroll
+          for (int c = 0; c < 4; ++c)
+            if (col + c < cols_in) store_c(c_row + col + c, v[c], p.alpha, p.beta);
+        }
+      }
+    }
+  }
+}
+
+template <bool AKMajor, bool BKMajor>
+__device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* stages,
+                        std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
+                        std::int64_t num_tiles, int k_tiles) {
+  const int consumer = threadIdx.x - kWarpgroup, warp = consumer / 32, lane = consumer % 32;
+  const int wm = warp / kWarpsN, wn = warp % kWarpsN;  // the warp's 64 x 64 part of the tile
+  // Lanes 4 x 8, interleaved: lane bits 0 and 4 pick tm, bits 1-3 tn. Lanes n and n^2 then read
+  // the same chunk of A, n and n^1 the same chunk of B, which halves an LDS.128's 4 cycles.
+  const int tm = (lane & 1) + lane / 16 * 2, tn = lane / 2 % kLanesN;
+  const FragmentOffsets off = FragmentOffsets::of<AKMajor, BKMajor>(wm, wn, tm, tn);
+
+  int stage = 0;
+  std::uint32_t phase = 0;
+  for (std::int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    std::int64_t tile_m, tile_n;
+    tile_coords(order, t, tile_m, tile_n);
+    float acc[kTM][kTN] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
+      mbar_wait(full_bar + 8 * stage, phase);  // the stage's bytes have landed
+      const unsigned char* sA = stages + stage * kStageBytes;
+#pragma unroll
+      for (int q = 0; q < kBK / 4; ++q)
+        multiply_quad<AKMajor, BKMajor>(acc, sA, sA + kATileBytes, q, off);
+      __syncwarp();  // every lane's reads of the stage come before lane 0's release
+      if (lane == 0) mbar_arrive(empty_bar + 8 * stage);
+      if (++stage == kStages) stage = 0, phase ^= 1;
+    }
+    const std::int64_t row0 = tile_m * kBM + wm * kWarpTileM, col0 = tile_n * kBN + wn * kWarpTileN;
+    store_tile<AKMajor, BKMajor>(p, c_vec4, acc, p.c + row0 * p.ldc + col0,
+                                 int(std::min<std::int64_t>(p.m - row0, kWarpTileM)),
+                                 int(std::min<std::int64_t>(p.n - col0, kWarpTileN)), tm, tn);
+  }
+}
 #endif  // sm_90a device code
 
 template <bool AKMajor, bool BKMajor>
@@ -46,15 +277,73 @@ __global__ void __launch_bounds__(kThreads, 1)
                        const __grid_constant__ CUtensorMap tmap_b, const TileOrder order,
                        const bool c_vec4) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  const PersistentTiles schedule(order.tiles_m * order.tiles_n, int((p.k + kBK - 1) / kBK));
-  tma_gemm<AKMajor, BKMajor>(p, tmap_a, tmap_b, order, c_vec4, schedule);
+  extern __shared__ unsigned char smem[];
+  // The swizzled TMA boxes want 1024-byte aligned stages.
+  unsigned char* stages = smem + (1024 - smem_address(smem) % 1024) % 1024;
+  const std::uint32_t stages_addr = smem_address(stages);
+  const std::uint32_t full_bar = stages_addr + kStages * kStageBytes;  // stage s: + 8 s
+  const std::uint32_t empty_bar = full_bar + kStages * 8;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init(full_bar + 8 * s, 1);                  // the producer's arrive.expect_tx
+      mbar_init(empty_bar + 8 * s, kConsumerWarps);    // one arrival per consumer warp
+    }
+    fence_barrier_init();
+  }
+  __syncthreads();
+
+  const std::int64_t num_tiles = order.tiles_m * order.tiles_n;
+  const int k_tiles = int((p.k + kBK - 1) / kBK);
+  if (threadIdx.x < kWarpgroup) {
+    setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0)
+      produce<AKMajor, BKMajor>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar, order,
+                                num_tiles, k_tiles);
+    return;
+  }
+  setmaxnreg_inc<kConsumerRegisters>();
+  consume<AKMajor, BKMajor>(p, c_vec4, stages, full_bar, empty_bar, order, num_tiles, k_tiles);
 #endif
+}
+
+// --- host side ---------------------------------------------------------------------------------
+
+// Operand X (rows x k: A, or B^T) as a 2-D tensor whose innermost dimension is the contiguous one,
+// read in boxes of kBK k-steps x box_rows rows. A K-major box has 32-byte rows and is swizzled
+// (see the top of the file); an MN-major one lands as it is. Zeros past the tensor's edges.
+bool make_tensor_map(CUtensorMap* map, const float* x, std::int64_t rows, std::int64_t k,
+                     std::int64_t ld, bool k_major, int box_rows) {
+  const cuuint64_t dims[2] = {cuuint64_t(k_major ? k : rows), cuuint64_t(k_major ? rows : k)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * 4};
+  const cuuint32_t box[2] = {cuuint32_t(k_major ? kBK : box_rows),
+                             cuuint32_t(k_major ? box_rows : kBK)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(x), dims,
+                        strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        k_major ? CU_TENSOR_MAP_SWIZZLE_32B : CU_TENSOR_MAP_SWIZZLE_NONE,
+                        CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+
+std::string_view why_not(const Canonical& p) {
+  if (const auto reason = needs_sm90(p); !reason.empty()) return reason;
+  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
+  if (!aligned16(p.a) || !aligned16(p.b)) return "needs A and B 16-byte aligned (TMA)";
+  if (p.lda % 4 || p.ldb % 4)
+    return "needs lda and ldb multiples of 4 (TMA row strides are multiples of 16 bytes)";
+  if (std::max({p.m, p.n, p.k}) > INT_MAX || std::max(p.lda, p.ldb) >= (std::int64_t(1) << 38))
+    return "needs m, n, k < 2^31 and lda, ldb < 2^38 (TMA coordinates and strides)";
+  return {};
 }
 
 template <bool AKMajor, bool BKMajor>
 cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
-  PipelineArgs args;
-  if (!make_pipeline_args<AKMajor, BKMajor>(p, args)) return cudaErrorInvalidValue;
+  CUtensorMap tmap_a, tmap_b;
+  if (!make_tensor_map(&tmap_a, p.a, p.m, p.k, p.lda, AKMajor, kBM) ||
+      !make_tensor_map(&tmap_b, p.b, p.n, p.k, p.ldb, BKMajor, kBN))
+    return cudaErrorInvalidValue;
   const auto kernel = simt_13_tma_kernel<AKMajor, BKMajor>;
   const int sms = device_sm_count();
   if (sms == 0) return cudaErrorNoDevice;
@@ -62,10 +351,17 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
                                              kSmemBytes);
       err != cudaSuccess)
     return err;
-  const std::int64_t ctas = std::min<std::int64_t>(args.order.tiles_m * args.order.tiles_n, sms);
-  kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, args.tmap_a, args.tmap_b,
-                                                           args.order, args.c_vec4);
+  const TileOrder order{ceil_div(p.m, kBM), ceil_div(p.n, kBN)};
+  const std::int64_t ctas = std::min<std::int64_t>(order.tiles_m * order.tiles_n, sms);
+  const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
+  kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4);
   return cudaGetLastError();
+}
+
+// For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny
+// or small C), rung 10's 128 x 128 tiles ran 1.7-2.6x faster on an H200 (docs/perf-notes.md).
+bool auto_suits(const Canonical& p) {
+  return ceil_div(p.m, kBM) * ceil_div(p.n, kBN) >= device_sm_count();
 }
 
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
