@@ -176,21 +176,6 @@ TEST_P(CaseMatrix, SanitizerShapes) {
     }
 }
 
-// More output tiles than the GPU has SMs, by part of a round: on 132 SMs, rung 13's 128 x 256
-// tiles number 153 (21 shared out along k, ranges of 2 k-tiles that cross tile edges) and 288
-// (24 shared, ranges of 3). Every kernel runs them; scripts/gpu-check also runs rung 13's under
-// compute-sanitizer.
-TEST_P(CaseMatrix, SplitShapes) {
-  const KernelInfo& k = info(GetParam());
-  std::uint64_t seed = 7000;
-  for (Dims d : {Dims{2100, 2200, 72}, Dims{3000, 2900, 100}})
-    for (const Combo& combo : kCombos) {
-      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, d.m, d.n, d.k, 1.0f, 0.5f};
-      check(with_lds(c, 0, k), seed++);
-      if (HasFailure()) return;
-    }
-}
-
 std::vector<std::string> all_slugs() {
   std::vector<std::string> slugs;
   for (const KernelInfo& k : kernels()) slugs.emplace_back(k.slug);

@@ -16,14 +16,6 @@
 // - A persistent grid: one CTA per SM loops over tiles, and the producer runs into the next tile
 //   while the consumers write the last one out. Tiles are numbered kGroupM tile-rows at a time, so
 //   that the CTAs working at the same time share panels of A and B in L2.
-// - The last round shared out along k (stream-K for the tail). With T tiles on G CTAs, T mod G
-//   tiles are left for a last round that would idle the other SMs (4096³: 512 tiles on 132 SMs,
-//   the fourth round 116/132 full, 3% of the time). Those R tiles' R * k_tiles k-tiles are cut
-//   into G equal ranges instead, one per CTA, after its whole tiles; a range meets at most two
-//   tiles. Each piece's sums go to the CTA's workspace slot, and the CTA whose piece completes a
-//   tile's k-tiles (an atomic count) adds the tile's slots in k order and stores it: nobody waits
-//   for another CTA, and the sum's order, hence the result, is fixed. The whole tiles run exactly
-//   as before: the shared ones use a second copy of the same k-loop.
 //
 // TMA cannot transpose. An operand stored along m (or n) lands as s[k][m] and is read as in rungs
 // 11-12. A K-major one lands as s[m][k], rows of kBK = 8 floats (32 bytes), and is read along k:
@@ -44,7 +36,6 @@
 #include "kernels/common/hopper.cuh"
 #include "kernels/common/operand.cuh"
 #include "kernels/common/tile_loader.cuh"
-#include "kernels/common/workspace.cuh"
 
 #ifdef SGEMM_HAS_SM90A
 #include <algorithm>
@@ -67,11 +58,8 @@ constexpr int kConsumerWarps = kWarpsM * kWarpsN;
 constexpr int kWarpgroup = 128, kThreads = kWarpgroup + kConsumerWarps * 32;  // 384
 constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
-constexpr int kConsumerThreads = kConsumerWarps * 32;
-// The stages, the full and empty barriers, a word for the tail's fix-up; + slack to align the
-// stages to 1024 bytes by hand.
-constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 16 + 1024;
-constexpr int kSlotFloat4s = kTM * kTN / 4 * kConsumerThreads;  // one tile's partial sums: 128 KB
+// The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
+constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
 static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
 static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
 static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
@@ -82,14 +70,6 @@ static_assert(kBK == 8 && kLanesM == 4 && kLanesN == 8,
 // The tiles of C: tiles_m x tiles_n of kBM x kBN (see tile_coords for their order).
 struct TileOrder {
   std::int64_t tiles_m, tiles_n;
-};
-
-// The last `tiles` tiles of the order, shared out along k (see the top of the file); 0: none.
-struct TailSplit {
-  int tiles;      // R < gridDim.x, with R * k_tiles < 2^31
-  int range;      // k-tiles per CTA: ceil(R * k_tiles / gridDim.x) <= k_tiles
-  float4* slots;  // two partial tiles per CTA (its range meets at most two tiles)
-  int* summed;    // per shared tile: k-tiles whose sums are in slots (zero at launch)
 };
 
 // Device code for sm_90a only: in a multi-architecture build the other targets get an empty
@@ -119,41 +99,22 @@ __device__ void tile_coords(const TileOrder& order, std::int64_t t, std::int64_t
   tile_n = local / rows;
 }
 
-// Piece `i` (0 or 1) of this CTA's range of the shared k-tiles: k-tiles [k_begin, k_end) of shared
-// tile `tile`. Integer adds and compares only, so that the values stay warp-uniform.
-__device__ bool tail_piece(const TailSplit& tail, int k_tiles, int i, int& tile, int& k_begin,
-                           int& k_end) {
-  const int total = tail.tiles * k_tiles, begin = int(blockIdx.x) * tail.range;
-  const int length = min(begin + tail.range, total) - begin;
-  if (length <= 0) return false;
-  int t = 0, k0 = begin;
-  while (k0 >= k_tiles) k0 -= k_tiles, ++t;  // begin / k_tiles, at most R steps
-  if (i == 0) {
-    tile = t, k_begin = k0, k_end = min(k0 + length, k_tiles);
-    return true;
-  }
-  if (k0 + length <= k_tiles) return false;
-  tile = t + 1, k_begin = 0, k_end = k0 + length - k_tiles;
-  return true;
-}
-
 // --- the producer: one thread ------------------------------------------------------------------
 
 // Walks the same (tile, k-tile) sequence as the consumers and fills stage after stage.
 template <bool AKMajor, bool BKMajor>
 __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, std::uint32_t stages,
                         std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
-                        std::int64_t num_tiles, int k_tiles, const TailSplit& tail) {
+                        std::int64_t num_tiles, int k_tiles) {
   prefetch_tensor_map(tmap_a);
   prefetch_tensor_map(tmap_b);
   int stage = 0;
   std::uint32_t phase = 0;  // flips each time the ring wraps around
-  // k-tiles [k_begin, k_end) of tile t into the ring.
-  const auto load = [&](std::int64_t t, int k_begin, int k_end) {
+  for (std::int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
     std::int64_t tile_m, tile_n;
     tile_coords(order, t, tile_m, tile_n);
     const int m0 = int(tile_m * kBM), n0 = int(tile_n * kBN);  // m0 < m < 2^31, n0 < n
-    for (int kt = k_begin; kt < k_end; ++kt) {
+    for (int kt = 0; kt < k_tiles; ++kt) {
       mbar_wait(empty_bar + 8 * stage, phase ^ 1);  // the consumers are done with this stage
       const std::uint32_t full = full_bar + 8 * stage, sA = stages + stage * kStageBytes;
       const int k0 = kt * kBK;
@@ -163,12 +124,7 @@ __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, st
       tma_load(sA + kATileBytes, tmap_b, BKMajor ? k0 : n0, BKMajor ? n0 : k0, full);
       if (++stage == kStages) stage = 0, phase ^= 1;
     }
-  };
-  const std::int64_t whole_tiles = num_tiles - tail.tiles;
-  for (std::int64_t t = blockIdx.x; t < whole_tiles; t += gridDim.x) load(t, 0, k_tiles);
-  int tile, k_begin, k_end;
-  for (int i = 0; i < 2 && tail_piece(tail, k_tiles, i, tile, k_begin, k_end); ++i)
-    load(whole_tiles + tile, k_begin, k_end);
+  }
 }
 
 // --- the consumers: 8 warps, a 16 x 8 tile of C per thread -------------------------------------
@@ -280,59 +236,10 @@ __device__ __forceinline__ void store_tile(const Canonical& p, bool c_vec4,
   }
 }
 
-// The 256 consumer threads meet (named barrier 1; the producer warpgroup has left).
-__device__ __forceinline__ void consumer_sync() {
-  asm volatile("bar.sync 1, %0;" ::"n"(kConsumerThreads) : "memory");
-}
-
-// Piece `piece` of this CTA's tail range covered k_count k-tiles of shared tile `tile`, with sums
-// acc. Publishes them in the CTA's slot; in the CTA whose piece completes the tile's k-tiles,
-// returns true with acc = the sum of the tile's slots, added in k order.
-__device__ bool sum_shared_tile(const TailSplit& tail, int k_tiles, int piece, int tile,
-                                int k_count, float (&acc)[kTM][kTN], volatile int* last,
-                                int consumer) {
-  // Thread `consumer` keeps acc[i / 2][4 (i % 2) .. + 3] at float4 i * 256 + consumer of a slot:
-  // every warp access is coalesced.
-  float4* slot = tail.slots + std::int64_t(2 * blockIdx.x + piece) * kSlotFloat4s + consumer;
-#pragma unroll
-  for (int i = 0; i < kTM * kTN / 4; ++i) {
-    const float* v = &acc[i / 2][4 * (i % 2)];
-    __stcg(slot + i * kConsumerThreads, float4{v[0], v[1], v[2], v[3]});
-  }
-  __threadfence();  // the sums are visible to the GPU before the count says so
-  consumer_sync();
-  if (consumer == 0) *last = atomicAdd(tail.summed + tile, k_count) + k_count == k_tiles;
-  consumer_sync();
-  if (!*last) return false;
-  __threadfence();
-  // The CTAs whose ranges meet the tile, in k order: the tile is the second piece of a CTA whose
-  // range starts before it, the first of the others.
-  const int first = tile * k_tiles;
-#pragma unroll
-  for (int i = 0; i < kTM; ++i)
-#pragma unroll
-    for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
-  for (int cta = first / tail.range; cta * tail.range < first + k_tiles; ++cta) {
-    const float4* src = tail.slots +
-                        std::int64_t(2 * cta + (cta * tail.range < first ? 1 : 0)) * kSlotFloat4s +
-                        consumer;
-#pragma unroll
-    for (int i = 0; i < kTM * kTN / 4; ++i) {
-      // Four loads at a time: left free, the compiler would hold all 32 (128 registers).
-      if (i % 4 == 0) asm volatile("" ::: "memory");
-      const float4 v = __ldcg(src + i * kConsumerThreads);
-      float* a = &acc[i / 2][4 * (i % 2)];
-      a[0] += v.x, a[1] += v.y, a[2] += v.z, a[3] += v.w;
-    }
-  }
-  return true;
-}
-
 template <bool AKMajor, bool BKMajor>
 __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* stages,
                         std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
-                        std::int64_t num_tiles, int k_tiles, const TailSplit& tail,
-                        volatile int* last) {
+                        std::int64_t num_tiles, int k_tiles) {
   const int consumer = threadIdx.x - kWarpgroup, warp = consumer / 32, lane = consumer % 32;
   const int wm = warp / kWarpsN, wn = warp % kWarpsN;  // the warp's 64 x 64 part of the tile
   // Lanes 4 x 8, interleaved: lane bits 0 and 4 pick tm, bits 1-3 tn. Lanes n and n^2 then read
@@ -342,9 +249,11 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
 
   int stage = 0;
   std::uint32_t phase = 0;
-  // acc += the next k_count k-tiles of the ring.
-  const auto multiply = [&](float (&acc)[kTM][kTN], int k_count) {
-    for (int kt = 0; kt < k_count; ++kt) {
+  for (std::int64_t t = blockIdx.x; t < num_tiles; t += gridDim.x) {
+    std::int64_t tile_m, tile_n;
+    tile_coords(order, t, tile_m, tile_n);
+    float acc[kTM][kTN] = {};
+    for (int kt = 0; kt < k_tiles; ++kt) {
       mbar_wait(full_bar + 8 * stage, phase);  // the stage's bytes have landed
       const unsigned char* sA = stages + stage * kStageBytes;
 #pragma unroll
@@ -354,30 +263,10 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
       if (lane == 0) mbar_arrive(empty_bar + 8 * stage);
       if (++stage == kStages) stage = 0, phase ^= 1;
     }
-  };
-  const auto store = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kTM][kTN]) {
     const std::int64_t row0 = tile_m * kBM + wm * kWarpTileM, col0 = tile_n * kBN + wn * kWarpTileN;
     store_tile<AKMajor, BKMajor>(p, c_vec4, acc, p.c + row0 * p.ldc + col0,
                                  int(std::min<std::int64_t>(p.m - row0, kWarpTileM)),
                                  int(std::min<std::int64_t>(p.n - col0, kWarpTileN)), tm, tn);
-  };
-  const std::int64_t whole_tiles = num_tiles - tail.tiles;
-  for (std::int64_t t = blockIdx.x; t < whole_tiles; t += gridDim.x) {
-    std::int64_t tile_m, tile_n;
-    tile_coords(order, t, tile_m, tile_n);
-    float acc[kTM][kTN] = {};
-    multiply(acc, k_tiles);
-    store(tile_m, tile_n, acc);
-  }
-  int tile, k_begin, k_end;
-  for (int i = 0; i < 2 && tail_piece(tail, k_tiles, i, tile, k_begin, k_end); ++i) {
-    float acc[kTM][kTN] = {};
-    multiply(acc, k_end - k_begin);
-    if (sum_shared_tile(tail, k_tiles, i, tile, k_end - k_begin, acc, last, consumer)) {
-      std::int64_t tile_m, tile_n;
-      tile_coords(order, whole_tiles + tile, tile_m, tile_n);
-      store(tile_m, tile_n, acc);
-    }
   }
 }
 #endif  // sm_90a device code
@@ -386,7 +275,7 @@ template <bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(kThreads, 1)
     simt_13_tma_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                        const __grid_constant__ CUtensorMap tmap_b, const TileOrder order,
-                       const bool c_vec4, const TailSplit tail) {
+                       const bool c_vec4) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem[];
   // The swizzled TMA boxes want 1024-byte aligned stages.
@@ -394,7 +283,6 @@ __global__ void __launch_bounds__(kThreads, 1)
   const std::uint32_t stages_addr = smem_address(stages);
   const std::uint32_t full_bar = stages_addr + kStages * kStageBytes;  // stage s: + 8 s
   const std::uint32_t empty_bar = full_bar + kStages * 8;
-  volatile int* last = reinterpret_cast<int*>(stages + kStages * kStageBytes + 2 * kStages * 8);
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) {
@@ -411,12 +299,11 @@ __global__ void __launch_bounds__(kThreads, 1)
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0)
       produce<AKMajor, BKMajor>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar, order,
-                                num_tiles, k_tiles, tail);
+                                num_tiles, k_tiles);
     return;
   }
   setmaxnreg_inc<kConsumerRegisters>();
-  consume<AKMajor, BKMajor>(p, c_vec4, stages, full_bar, empty_bar, order, num_tiles, k_tiles,
-                            tail, last);
+  consume<AKMajor, BKMajor>(p, c_vec4, stages, full_bar, empty_bar, order, num_tiles, k_tiles);
 #endif
 }
 
@@ -465,42 +352,10 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
       err != cudaSuccess)
     return err;
   const TileOrder order{ceil_div(p.m, kBM), ceil_div(p.n, kBN)};
-  const std::int64_t tiles = order.tiles_m * order.tiles_n;
-  const std::int64_t ctas = std::min<std::int64_t>(tiles, sms);
+  const std::int64_t ctas = std::min<std::int64_t>(order.tiles_m * order.tiles_n, sms);
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
-
-  // Share the last round's R tiles out along k when that saves more than about four k-tiles
-  // per CTA (two partial tiles written and read cost about that) and the shared k-tiles count
-  // in 32 bits.
-  TailSplit tail{0, 0, nullptr, nullptr};
-  const std::int64_t k_tiles = ceil_div(p.k, kBK), tail_tiles = tiles % ctas;
-  void* workspace = nullptr;
-  if (tiles > ctas && tail_tiles > 0 && k_tiles * (ctas - tail_tiles) >= 4 * ctas &&
-      tail_tiles * k_tiles < INT_MAX) {
-    tail.tiles = int(tail_tiles);
-    tail.range = int(ceil_div(tail_tiles * k_tiles, ctas));
-    cudaMemPool_t pool;
-    if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-    const std::int64_t slot_bytes = 2 * ctas * kSlotFloat4s * std::int64_t(sizeof(float4));
-    const std::int64_t bytes = slot_bytes + tail_tiles * std::int64_t(sizeof(int));
-    if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
-        err != cudaSuccess)
-      return err;
-    tail.slots = static_cast<float4*>(workspace);
-    tail.summed = reinterpret_cast<int*>(static_cast<char*>(workspace) + slot_bytes);
-  }
-  cudaError_t err = cudaSuccess;
-  if (workspace) err = cudaMemsetAsync(tail.summed, 0, tail_tiles * sizeof(int), stream);
-  if (err == cudaSuccess) {
-    kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4,
-                                                             tail);
-    err = cudaGetLastError();
-  }
-  if (workspace) {
-    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-    if (err == cudaSuccess) err = free_err;
-  }
-  return err;
+  kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4);
+  return cudaGetLastError();
 }
 
 // For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny
