@@ -1,4 +1,5 @@
-// The float4 epilogue of the vectorized CUDA-core rungs (06-10).
+// The vector epilogues: float4 for the vectorized CUDA-core rungs (06-10), float2 for
+// tensor-core rung 03.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +28,26 @@ __device__ __forceinline__ void store_c4(float* c_row, std::int64_t col, std::in
 #pragma unroll
     for (int j = 0; j < 4; ++j)
       if (col + j < n) store_c(c + j, v[j], alpha, beta);
+  }
+}
+
+// C(row, col + j) = alpha * acc_j + beta * C(row, col + j) for the j < 2 with col + j < n.
+// c_row = &C(row, 0), col even. One 8-byte access when both columns are inside C and `paired`
+// (C and ldc keep every even column 8-byte aligned), otherwise scalar accesses.
+__device__ __forceinline__ void store_c2(float* c_row, std::int64_t col, std::int64_t n,
+                                         float acc0, float acc1, float alpha, float beta,
+                                         bool paired) {
+  float* c = c_row + col;
+  if (paired && col + 2 <= n) {
+    float2 out = {alpha * acc0, alpha * acc1};
+    if (beta != 0.0f) {
+      const float2 old = *reinterpret_cast<const float2*>(c);
+      out = {out.x + beta * old.x, out.y + beta * old.y};
+    }
+    *reinterpret_cast<float2*>(c) = out;
+  } else {
+    if (col < n) store_c(c, acc0, alpha, beta);
+    if (col + 1 < n) store_c(c + 1, acc1, alpha, beta);
   }
 }
 

@@ -1,6 +1,7 @@
 // The packing pass, workspace and FP32 fallback of the tensor-core rungs (see tf32_pack.cuh).
 #include "kernels/common/tf32_pack.cuh"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 
@@ -46,15 +47,12 @@ std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * 
 
 // --- packing ---------------------------------------------------------------------------------
 
+// NaN fails the comparison too. Below 2^48 every product of two inputs stays below 2^96 and
+// every sum of up to 2^31 of them below FLT_MAX, so no part of the split overflows.
+__device__ __forceinline__ bool splittable(float v) { return fabsf(v) < 0x1p48f; }
+
 constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads
 constexpr int kPackRowsPerPass = 8;
-
-// Round to nearest (ties away) TF32, kept as an FP32 bit pattern with the low 13 bits zero.
-__device__ __forceinline__ float to_tf32(float x) {
-  std::uint32_t bits;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
-  return __uint_as_float(bits);
-}
 
 // out[q][r][kk] for r < rows_p, kk < kp from x (rows x k), zero outside. Reads walk the
 // contiguous dimension of x, writes walk k; the 33-float rows of the staging tile keep both
@@ -74,9 +72,7 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
     const int r = k_contiguous ? ty + i : tx;
     const int kk = k_contiguous ? tx : ty + i;
     const float v = (r0 + r < rows && k0 + kk < k) ? x(r0 + r, k0 + kk) : 0.0f;
-    // NaN fails the comparison too. Below 2^48 every product of two inputs stays below 2^96
-    // and every sum of up to 2^31 of them below FLT_MAX, so no part of the split overflows.
-    if constexpr (kMode == Tf32Mode::Tf32x3) unsplittable |= !(fabsf(v) < 0x1p48f);
+    if constexpr (kMode == Tf32Mode::Tf32x3) unsplittable |= !splittable(v);
     tile[r][kk] = v;
   }
   if constexpr (kMode == Tf32Mode::Tf32x3) {
@@ -100,6 +96,33 @@ cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out
   const dim3 grid(rows_p / kPackTile, kp / kPackTile);
   tc_pack_kernel<kMode><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
       x, rows, k, out, rows_p, kp, nonfinite);
+  return cudaGetLastError();
+}
+
+// 3xTF32 with an operand the tile kernel splits itself: only raise the flag. x is `outer` rows
+// of `inner` contiguous floats, `ld` apart; blocks stride over both.
+constexpr int kScanThreads = 256, kScanBlocksX = 8, kScanBlocksY = 2048;
+
+__global__ void __launch_bounds__(kScanThreads)
+    tc_scan_kernel(const float* x, std::int64_t outer, std::int64_t inner, std::int64_t ld,
+                   int* nonfinite) {
+  bool unsplittable = false;
+  for (std::int64_t o = blockIdx.y; o < outer; o += gridDim.y)
+    for (std::int64_t i = std::int64_t(blockIdx.x) * kScanThreads + threadIdx.x; i < inner;
+         i += std::int64_t(gridDim.x) * kScanThreads)
+      unsplittable |= !splittable(x[o * ld + i]);
+  if (__any_sync(0xffffffffu, unsplittable) && threadIdx.x % 32 == 0) *nonfinite = 1;
+}
+
+cudaError_t scan(StridedOperand x, std::int64_t rows, std::int64_t cols, int* nonfinite,
+                 cudaStream_t stream) {
+  // The contiguous dimension runs along threads.
+  const bool rows_contiguous = x.col_stride == 1;
+  const std::int64_t outer = rows_contiguous ? rows : cols, inner = rows_contiguous ? cols : rows;
+  const std::int64_t ld = rows_contiguous ? x.row_stride : x.col_stride;
+  const dim3 grid(unsigned(std::min<std::int64_t>(ceil_div(inner, kScanThreads), kScanBlocksX)),
+                  unsigned(std::min<std::int64_t>(outer, kScanBlocksY)));
+  tc_scan_kernel<<<grid, kScanThreads, 0, stream>>>(x.ptr, outer, inner, ld, nonfinite);
   return cudaGetLastError();
 }
 
@@ -193,7 +216,7 @@ std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode) {
 }
 
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
-                      cudaStream_t stream, bool allow_direct) {
+                      cudaStream_t stream, Tf32Direct direct) {
   const bool split = mode == Tf32Mode::Tf32x3;
   if (split && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
   cudaMemPool_t pool;
@@ -201,8 +224,10 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   const std::int64_t parts = split ? 2 : 1;
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
   const std::int64_t kp = round_up(p.k, kPackTileK);
-  const bool a_direct = allow_direct && !split && direct_ok(p.a, p.lda, p.a_k_major, p.k);
-  const bool b_direct = allow_direct && !split && direct_ok(p.b, p.ldb, p.b_k_major, p.k);
+  const bool k_major_direct = direct.k_major && !split;
+  const bool a_direct = k_major_direct && direct_ok(p.a, p.lda, p.a_k_major, p.k);
+  const bool b_direct =
+      direct.b_always || (k_major_direct && direct_ok(p.b, p.ldb, p.b_k_major, p.k));
   const std::int64_t a_floats = a_direct ? 0 : parts * mp * kp;
   const std::int64_t b_floats = b_direct ? 0 : parts * np * kp;
   const std::int64_t bytes = kFlagBytes + (a_floats + b_floats) * std::int64_t(sizeof(float));
@@ -221,7 +246,9 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
     if (err == cudaSuccess)
       err = pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp, nonfinite, stream);
     if (err == cudaSuccess)
-      err = pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite, stream);
+      err = b_direct ? scan(operand_b(p), p.k, p.n, nonfinite, stream)
+                     : pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp,
+                                              nonfinite, stream);
   } else {
     if (!a_direct)
       err = pack<Tf32Mode::Tf32>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);

@@ -7,11 +7,12 @@
 //   1. workspace = [nonfinite flag | A parts (parts x mp x kp) | B parts (parts x np x kp)]
 //   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
 //      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
-//      aligned tiles with no edge checks and both operands are zero past K;
+//      aligned tiles with no edge checks and both operands are zero past K. An operand the
+//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode it is only scanned;
 //   3. the rung's own tile kernel (launch_tiles);
-//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack saw a value the split
-//      cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes all of C with FP32 FMA
-//      (and the tile kernel, reading the same flag, did nothing);
+//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack or scan saw a value
+//      the split cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes all of C with
+//      FP32 FMA (and the tile kernel, reading the same flag, did nothing);
 //   5. the workspace goes back to a library-owned memory pool that keeps its memory, so the
 //      steady state never allocates from the device.
 //
@@ -35,10 +36,17 @@ inline constexpr int kPackTileMN = 128;
 inline constexpr int kPackTileK = 32;
 inline constexpr std::int64_t kMinSplitK = 16;
 
+// Round to nearest (ties away) TF32, kept as an FP32 bit pattern with the low 13 bits zero.
+__device__ __forceinline__ float to_tf32(float x) {
+  std::uint32_t bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return __uint_as_float(bits);
+}
+
 // The operands as the tile kernels see them. Packed: part 0 is the big part, part 1 (3xTF32
 // only) the small part, element (r, p) of part q at x[(q * rows_p + r) * kp + p].
-// Direct (Tf32 mode, only for a launcher that asks for it): the user's own K-major matrix,
-// element (r, p) at x[r * ld + p], not rounded, valid for r < m (or n) and p < k only.
+// Direct (only as the launcher's Tf32Direct asks): the user's own matrix as Canonical
+// describes it, not rounded, valid for r < m (or n) and p < k only.
 struct Tf32Operands {
   const float* a;  // A: parts x mp x kp, or the user's A when a_direct
   const float* b;  // B^T: parts x np x kp, or the user's B when b_direct
@@ -50,9 +58,15 @@ struct Tf32Operands {
 using Tf32TileLauncher = cudaError_t (*)(const Canonical& p, const Tf32Operands& ops,
                                          cudaStream_t stream);
 
-// Tf32 mode: a launcher that reads K-major operands through TMA with zero fill past the edges
-// can skip packing them; this says whether an operand qualifies (K-major, 16-byte aligned
-// rows, and k at least kDirectMinK — see tf32_pack.cu for why).
+// Which operands a launcher reads from the user's memory instead of a packed copy.
+struct Tf32Direct {
+  // Tf32 mode: an operand that is K-major with 16-byte aligned rows and k >= kDirectMinK (see
+  // tf32_pack.cu for why), read through TMA with zero fill past the edges.
+  bool k_major = false;
+  // Every mode: B as it is (the launcher's why_not vouches for its layout). The launcher rounds
+  // or splits it itself; in 3xTF32 mode B is scanned for values the split cannot carry.
+  bool b_always = false;
+};
 inline constexpr std::int64_t kDirectMinK = 8;
 
 // Empty when tf32_gemm can handle p (grid limits of the pack and fallback kernels, TMA
@@ -60,10 +74,9 @@ inline constexpr std::int64_t kDirectMinK = 8;
 std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode);
 
 // Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
-// With allow_direct (Tf32 mode only), qualifying operands are passed to launch_tiles as the
-// user's matrices instead of being packed.
+// Operands that `direct` lets through are passed to launch_tiles as the user's matrices.
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
-                      cudaStream_t stream, bool allow_direct = false);
+                      cudaStream_t stream, Tf32Direct direct = {});
 
 // Output tile (tile_m, tile_n) of the block with linear index `linear`: blocks run down columns
 // of tiles within groups of kTileGroupM tile rows, so the blocks resident at one time share

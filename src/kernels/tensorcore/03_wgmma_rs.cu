@@ -1,0 +1,312 @@
+// Tensor-core rung 03 — wgmma with B converted in registers: no packing pass for B.
+//
+// What changes from rung 02:
+// - TF32 wgmma reads only K-major operands from shared memory, so rung 02 packs an N-major B
+//   into a transposed copy first (about a tenth of a TF32 call at 8192³). But the A operand of
+//   wgmma may come from registers, in any layout the threads can load. So this rung computes
+//   the transposed product, C^T = B^T A^T: B^T is the register operand (the wgmma M side, 64
+//   columns of C per consumer warpgroup) and A is the shared-memory operand (the wgmma N side,
+//   all kBM rows of C). TMA brings B in as it lies in memory, FP32 and N-major; each consumer
+//   thread loads its fragment with two 8-byte shared loads per k8 step and rounds it to TF32 —
+//   or, for 3xTF32, splits it into big and small parts — in registers.
+// - Which column of C a fragment row holds is ours to choose, as long as the epilogue agrees.
+//   Rows g and g + 8 of each warp's 16 hold two adjacent columns (one 8-byte load), and the 8
+//   pairs of a warp are spread over the 128-byte swizzle so that each half-warp's 16 loads hit
+//   8 distinct 16-byte chunks: no bank conflicts.
+// - A is read from the user's memory in Tf32 mode when it is K-major (as in rung 02), and
+//   packed into big and small parts in 3xTF32 mode. B needs 16-byte aligned, N-major rows
+//   (why_not says so otherwise; rung 02 takes those calls).
+// - 3xTF32: all three products of a k-tile go into one fresh accumulator, the two cross terms
+//   first (their sum stays small, so it keeps its low bits), then big*big; the fresh sum is
+//   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
+//   two leaves room for the next k-tile's fragments, which are loaded and split while this
+//   k-tile's wgmmas run.
+#include <cstdint>
+
+#include "kernels/common/epilogue.cuh"
+#include "kernels/common/tf32_pack.cuh"
+#include "kernels/common/wgmma.cuh"
+
+namespace sgemm::detail {
+
+#ifdef SGEMM_HAS_SM90A
+namespace {
+
+constexpr int kBK = kSwizzleRowFloats;
+constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
+constexpr int kBN = kConsumers * kWgmmaM;  // columns of C per block: B^T rows in registers
+constexpr int kStages = 4;
+constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
+constexpr int kBBoxBytes = kBBox * kBK * 4;
+constexpr int kK8Steps = kBK / kWgmmaK;
+static_assert(kPackTileK == kBK && kBN % kBBox == 0);
+
+template <Tf32Mode kMode>
+struct Config {
+  static constexpr int kParts = kMode == Tf32Mode::Tf32x3 ? 2 : 1;
+  // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum.
+  static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
+  static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
+  static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
+  using Ring = TmaRing<kStages, kStageBytes>;
+  static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
+};
+
+#if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
+constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
+
+// A k-tile of B^T fragments: kK8Steps x the 4 registers of one wgmma's A operand.
+using Fragments = std::uint32_t[kK8Steps][4];
+
+template <Tf32Mode kMode>
+__device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
+                                         const CUtensorMap& tmap_b, const Tf32Operands& ops) {
+  using Cfg = Config<kMode>;
+  constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
+  constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
+  }
+  extern __shared__ std::uint8_t smem_raw[];
+  const typename Cfg::Ring ring(smem_raw);
+  auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
+  auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
+
+  std::int64_t tile_m, tile_n;
+  grouped_tile(blockIdx.x, (p.m + kBM - 1) / kBM, (p.n + kBN - 1) / kBN, tile_m, tile_n);
+  const int num_k_tiles = int(ops.kp / kBK);
+  const int warpgroup = threadIdx.x / kWarpgroup;
+
+  ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
+
+  if (warpgroup == 0) {
+    // Producer: one thread keeps the ring full: A's parts as K-major boxes, B as 32-column
+    // N-major boxes, each box 32 x 128 bytes in the 128-byte swizzle.
+    setmaxnreg_dec<kProducerRegisters>();
+    if (threadIdx.x == 0) {
+      const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
+      for (int kt = 0; kt < num_k_tiles; ++kt) {
+        const int s = kt % kStages, round = kt / kStages;
+        mbar_wait(ring.empty(s), (round & 1) ^ 1);
+        mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
+        for (int q = 0; q < kParts; ++q)
+          tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
+        for (int box = 0; box < kBN / kBBox; ++box)
+          tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+                   ring.full(s));
+      }
+    }
+    return;
+  }
+
+  // Consumers: warpgroup c holds columns 64c .. 64c+63 of the block tile, as rows of B^T.
+  setmaxnreg_inc<kConsumerRegisters>();
+  const int consumer = warpgroup - 1;
+  const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
+  const int group = lane / 4, in_group = lane % 4;
+  // Fragment rows `group` and `group + 8` of this warp hold columns col and col + 1 of C's block
+  // tile: warps 0-1 (2-3) share the first (second) 32-column box of the warpgroup, each taking
+  // the column pairs {0,2,16,18,4,6,20,22} (+8 for odd warps). Per k row a half-warp then reads
+  // the 16-byte chunks {0,4} and {1,5} (or {2,6}, {3,7}) before the swizzle XORs them with
+  // k % 8 = in_group (or in_group + 4): eight distinct chunks, all 32 banks once.
+  const int box = consumer * 2 + warp / 2;
+  const int col_in_box = (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
+  const int col = box * kBBox + col_in_box;
+  auto fragment_offset = [&](int k_row) {
+    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) + (col_in_box % 4) * 4;
+  };
+  const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
+
+  // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
+  // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
+  const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
+  auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
+    const int s = kt % kStages;
+    mbar_wait(ring.full(s), (kt / kStages) & 1);
+    const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
+#pragma unroll
+    for (int ks = 0; ks < kK8Steps; ++ks) {
+      const float2 lo = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_lo);
+      const float2 hi = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_hi);
+      const float raw[4] = {lo.x, lo.y, hi.x, hi.y};
+#pragma unroll
+      for (int i = 0; i < 4; ++i) {
+        const float rounded = to_tf32(raw[i]);
+        big[ks][i] = __float_as_uint(rounded);
+        if constexpr (kMode == Tf32Mode::Tf32x3)
+          (*small)[ks][i] = __float_as_uint(to_tf32(raw[i] - rounded));
+      }
+    }
+  };
+  // Stage kt's A tile has been read by this warp's finished wgmmas; its B by the loads above.
+  auto release = [&](int kt) {
+    if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
+  };
+  float acc[kAccs] = {};
+
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    float fresh[kAccs] = {};
+    // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
+    auto step = [&](int kt, const Fragments& big, const Fragments& small, Fragments& next_big,
+                    Fragments& next_small) {
+      const int s = kt % kStages;
+      const std::uint64_t a_big = smem_desc(a_tile(s, 0)), a_small = smem_desc(a_tile(s, 1));
+      wgmma_fence();
+#pragma unroll
+      for (int ks = 0; ks < kK8Steps; ++ks)
+        wgmma_tf32<kBM>(fresh, small[ks], a_big + ks * kDescK8Step, ks > 0);
+#pragma unroll
+      for (int ks = 0; ks < kK8Steps; ++ks)
+        wgmma_tf32<kBM>(fresh, big[ks], a_small + ks * kDescK8Step, 1);
+#pragma unroll
+      for (int ks = 0; ks < kK8Steps; ++ks)
+        wgmma_tf32<kBM>(fresh, big[ks], a_big + ks * kDescK8Step, 1);
+      wgmma_commit();
+      if (kt + 1 < num_k_tiles) load_fragments(kt + 1, next_big, &next_small);
+      wgmma_wait<0>();
+      fence_operands(fresh);
+      release(kt);
+#pragma unroll
+      for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
+    };
+    Fragments big0, small0, big1, small1;
+    load_fragments(0, big0, &small0);
+    for (int kt = 0; kt < num_k_tiles; kt += 2) {
+      step(kt, big0, small0, big1, small1);
+      if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
+    }
+  } else {
+    // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
+    auto step = [&](int kt, const Fragments& frag, Fragments& next) {
+      const std::uint64_t a_desc = smem_desc(a_tile(kt % kStages, 0));
+      wgmma_fence();
+#pragma unroll
+      for (int ks = 0; ks < kK8Steps; ++ks)
+        wgmma_tf32<kBM>(acc, frag[ks], a_desc + ks * kDescK8Step, 1);
+      wgmma_commit();
+      wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
+      if (kt > 0) release(kt - 1);
+      if (kt + 1 < num_k_tiles) load_fragments(kt + 1, next, nullptr);
+    };
+    Fragments frag0, frag1;
+    load_fragments(0, frag0, nullptr);
+    for (int kt = 0; kt < num_k_tiles; kt += 2) {
+      step(kt, frag0, frag1);
+      if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
+    }
+    wgmma_wait<0>();
+    fence_operands(acc);
+  }
+
+  // Epilogue: acc[4j + 2h + e] is C(row 8j + 2 * in_group + e, column col + h) of the block
+  // tile; each thread writes column pairs, 8 bytes at a time where C's alignment allows.
+  const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
+  const std::int64_t row_base = tile_m * kBM + 2 * in_group;
+  const std::int64_t col_c = tile_n * kBN + col;
+#pragma unroll
+  for (int j = 0; j < kAccs / 4; ++j) {
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      const std::int64_t row = row_base + 8 * j + e;
+      if (row < p.m)
+        store_c2(p.c + row * p.ldc, col_c, p.n, acc[4 * j + e], acc[4 * j + 2 + e], p.alpha,
+                 p.beta, paired);
+    }
+  }
+}
+#endif  // sm_90a device code
+
+__global__ void __launch_bounds__(kThreads, 1)
+    tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
+                                 const __grid_constant__ CUtensorMap tmap_b,
+                                 const Tf32Operands ops) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_b, ops);
+#endif
+}
+__global__ void __launch_bounds__(kThreads, 1)
+    tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
+                               const __grid_constant__ CUtensorMap tmap_b, const Tf32Operands ops) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_b, ops);
+#endif
+}
+
+// --- host side ---------------------------------------------------------------------------------
+
+// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x kBK rows, FP32
+// (the consumers round it), 128-byte swizzle, zeros past n and k.
+bool make_b_map(CUtensorMap* map, const Canonical& p) {
+  const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.k)};
+  const cuuint64_t strides[1] = {cuuint64_t(p.ldb) * 4};
+  const cuuint32_t box[2] = {kBBox, kBK};
+  const cuuint32_t element_strides[2] = {1, 1};
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p.b), dims,
+                        strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
+  using Cfg = Config<kMode>;
+  constexpr auto kernel =
+      kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
+  CUtensorMap tmap_a, tmap_b;
+  const bool made =
+      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
+                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
+                                       Cfg::kBM, false)) &&
+      make_b_map(&tmap_b, p);
+  if (!made) return cudaErrorInvalidValue;
+  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             Cfg::Ring::kSmemBytes);
+      err != cudaSuccess)
+    return err;
+  const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
+  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  return cudaGetLastError();
+}
+
+template <Tf32Mode kMode>
+std::string_view why_not(const Canonical& p) {
+  if (std::string_view r = needs_sm90(p); !r.empty()) return r;
+  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
+  if (p.b_k_major)
+    return "needs B's rows along n (row-major C with op(B) = B, or column-major C with "
+           "op(A) = A); tc-02 takes the other layouts";
+  if (!aligned16(p.b) || p.ldb % 4 != 0)
+    return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
+  if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
+  return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+  // B always in place; A in place when K-major in Tf32 mode, packed otherwise.
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, {.k_major = true, .b_always = true});
+}
+
+}  // namespace
+#endif  // SGEMM_HAS_SM90A
+
+SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
+#ifdef SGEMM_HAS_SM90A
+  static const KernelEntry entries[] = {
+      {{"tc-03-wgmma-rs-tf32x3", Track::TensorCore, 3,
+        "wgmma with B^T split into TF32 parts in registers (no B packing); 3xTF32",
+        Math::Fp32Tf32x3, "tensor-core track, rung 03",
+        "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 3},
+      {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
+        "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
+        "tensor-core track, rung 03", "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3},
+  };
+  return entries;
+#else
+  return {};
+#endif
+}
+
+}  // namespace sgemm::detail
