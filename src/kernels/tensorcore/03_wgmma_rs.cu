@@ -21,6 +21,7 @@
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
+#include <algorithm>
 #include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
@@ -72,28 +73,34 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
   auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
-  std::int64_t tile_m, tile_n;
-  grouped_tile(blockIdx.x, (p.m + kBM - 1) / kBM, (p.n + kBN - 1) / kBN, tile_m, tile_n);
+  const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  const std::int64_t tiles = tiles_m * tiles_n;
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
   if (warpgroup == 0) {
-    // Producer: one thread keeps the ring full: A's parts as K-major boxes, B as 32-column
-    // N-major boxes, each box 32 x 128 bytes in the 128-byte swizzle.
+    // Producer: one thread keeps the ring full, running on into the block's next tile while
+    // the consumers store the last one: A's parts as K-major boxes, B as 32-column N-major
+    // boxes, each box 32 x 128 bytes in the 128-byte swizzle.
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
-      for (int kt = 0; kt < num_k_tiles; ++kt) {
-        const int s = kt % kStages, round = kt / kStages;
-        mbar_wait(ring.empty(s), (round & 1) ^ 1);
-        mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
-        for (int q = 0; q < kParts; ++q)
-          tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
-        for (int box = 0; box < kBN / kBBox; ++box)
-          tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
-                   ring.full(s));
+      int it = 0;  // k-tiles loaded so far, over all of this block's tiles
+      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        std::int64_t tile_m, tile_n;
+        grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+        const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
+        for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
+          const int s = it % kStages, round = it / kStages;
+          mbar_wait(ring.empty(s), (round & 1) ^ 1);
+          mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
+          for (int q = 0; q < kParts; ++q)
+            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
+          for (int box = 0; box < kBN / kBBox; ++box)
+            tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+                     ring.full(s));
+        }
       }
     }
     return;
@@ -142,78 +149,92 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto release = [&](int kt) {
     if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
-  float acc[kAccs] = {};
-
-  if constexpr (kMode == Tf32Mode::Tf32x3) {
-    float fresh[kAccs] = {};
-    // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
-    auto step = [&](int kt, const Fragments& big, const Fragments& small, Fragments& next_big,
-                    Fragments& next_small) {
-      const int s = kt % kStages;
-      const std::uint64_t a_big = smem_desc(a_tile(s, 0)), a_small = smem_desc(a_tile(s, 1));
-      wgmma_fence();
+  // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
+  auto mainloop = [&](int first, float (&acc)[kAccs]) {
+    if constexpr (kMode == Tf32Mode::Tf32x3) {
+      float fresh[kAccs] = {};
+      // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
+      auto step = [&](int kt, const Fragments& big, const Fragments& small, Fragments& next_big,
+                      Fragments& next_small) {
+        const int s = (first + kt) % kStages;
+        const std::uint64_t a_big = smem_desc(a_tile(s, 0)), a_small = smem_desc(a_tile(s, 1));
+        wgmma_fence();
 #pragma unroll
-      for (int ks = 0; ks < kK8Steps; ++ks)
-        wgmma_tf32<kBM>(fresh, small[ks], a_big + ks * kDescK8Step, ks > 0);
+        for (int ks = 0; ks < kK8Steps; ++ks)
+          wgmma_tf32<kBM>(fresh, small[ks], a_big + ks * kDescK8Step, ks > 0);
 #pragma unroll
-      for (int ks = 0; ks < kK8Steps; ++ks)
-        wgmma_tf32<kBM>(fresh, big[ks], a_small + ks * kDescK8Step, 1);
+        for (int ks = 0; ks < kK8Steps; ++ks)
+          wgmma_tf32<kBM>(fresh, big[ks], a_small + ks * kDescK8Step, 1);
 #pragma unroll
-      for (int ks = 0; ks < kK8Steps; ++ks)
-        wgmma_tf32<kBM>(fresh, big[ks], a_big + ks * kDescK8Step, 1);
-      wgmma_commit();
-      if (kt + 1 < num_k_tiles) load_fragments(kt + 1, next_big, &next_small);
+        for (int ks = 0; ks < kK8Steps; ++ks)
+          wgmma_tf32<kBM>(fresh, big[ks], a_big + ks * kDescK8Step, 1);
+        wgmma_commit();
+        if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next_big, &next_small);
+        wgmma_wait<0>();
+        fence_operands(fresh);
+        release(first + kt);
+#pragma unroll
+        for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
+      };
+      Fragments big0, small0, big1, small1;
+      load_fragments(first, big0, &small0);
+      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+        step(kt, big0, small0, big1, small1);
+        if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
+      }
+    } else {
+      // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
+      auto step = [&](int kt, const Fragments& frag, Fragments& next) {
+        const std::uint64_t a_desc = smem_desc(a_tile((first + kt) % kStages, 0));
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < kK8Steps; ++ks)
+          wgmma_tf32<kBM>(acc, frag[ks], a_desc + ks * kDescK8Step, 1);
+        wgmma_commit();
+        wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
+        if (kt > 0) release(first + kt - 1);
+        if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next, nullptr);
+      };
+      Fragments frag0, frag1;
+      load_fragments(first, frag0, nullptr);
+      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+        step(kt, frag0, frag1);
+        if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
+      }
       wgmma_wait<0>();
-      fence_operands(fresh);
-      release(kt);
-#pragma unroll
-      for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
-    };
-    Fragments big0, small0, big1, small1;
-    load_fragments(0, big0, &small0);
-    for (int kt = 0; kt < num_k_tiles; kt += 2) {
-      step(kt, big0, small0, big1, small1);
-      if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
+      fence_operands(acc);
+      release(first + num_k_tiles - 1);
     }
-  } else {
-    // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
-    auto step = [&](int kt, const Fragments& frag, Fragments& next) {
-      const std::uint64_t a_desc = smem_desc(a_tile(kt % kStages, 0));
-      wgmma_fence();
+  };
+  auto store_tile = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kAccs]) {
+    // Epilogue: acc[4j + 2h + e] is C(row 8j + 2 * in_group + e, column col + h) of the block
+    // tile; each thread writes column pairs, 8 bytes at a time where C's alignment allows.
+    const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
+    const std::int64_t row_base = tile_m * kBM + 2 * in_group;
+    const std::int64_t col_c = tile_n * kBN + col;
 #pragma unroll
-      for (int ks = 0; ks < kK8Steps; ++ks)
-        wgmma_tf32<kBM>(acc, frag[ks], a_desc + ks * kDescK8Step, 1);
-      wgmma_commit();
-      wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
-      if (kt > 0) release(kt - 1);
-      if (kt + 1 < num_k_tiles) load_fragments(kt + 1, next, nullptr);
-    };
-    Fragments frag0, frag1;
-    load_fragments(0, frag0, nullptr);
-    for (int kt = 0; kt < num_k_tiles; kt += 2) {
-      step(kt, frag0, frag1);
-      if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
+    for (int j = 0; j < kAccs / 4; ++j) {
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const std::int64_t row = row_base + 8 * j + e;
+        if (row < p.m)
+          store_c2(p.c + row * p.ldc, col_c, p.n, acc[4 * j + e], acc[4 * j + 2 + e], p.alpha,
+                   p.beta, paired);
+      }
     }
-    wgmma_wait<0>();
-    fence_operands(acc);
-  }
+  };
 
-  // Epilogue: acc[4j + 2h + e] is C(row 8j + 2 * in_group + e, column col + h) of the block
-  // tile; each thread writes column pairs, 8 bytes at a time where C's alignment allows.
-  const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
-  const std::int64_t row_base = tile_m * kBM + 2 * in_group;
-  const std::int64_t col_c = tile_n * kBN + col;
-#pragma unroll
-  for (int j = 0; j < kAccs / 4; ++j) {
-#pragma unroll
-    for (int e = 0; e < 2; ++e) {
-      const std::int64_t row = row_base + 8 * j + e;
-      if (row < p.m)
-        store_c2(p.c + row * p.ldc, col_c, p.n, acc[4 * j + e], acc[4 * j + 2 + e], p.alpha,
-                 p.beta, paired);
-    }
+  // The block's tiles in turn; `first` is the ring index of the tile's k-tile 0.
+  int first = 0;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, first += num_k_tiles) {
+    std::int64_t tile_m, tile_n;
+    grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+    float acc[kAccs] = {};
+    mainloop(first, acc);
+    store_tile(tile_m, tile_n, acc);
   }
 }
+
 #endif  // sm_90a device code
 
 __global__ void __launch_bounds__(kThreads, 1)
@@ -263,8 +284,10 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
                                              Cfg::Ring::kSmemBytes);
       err != cudaSuccess)
     return err;
+  // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
-  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
   return cudaGetLastError();
 }
 
