@@ -86,44 +86,6 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& m
       : "memory");
 }
 
-// --- clusters (thread block clusters of sm_90) ---------------------------------------------
-
-__device__ __forceinline__ std::uint32_t cluster_ctarank() {
-  std::uint32_t rank;
-  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-  return rank;
-}
-// Every thread of every CTA of the cluster: what one CTA wrote to shared memory (barrier
-// initializations included) is visible to the others after it; no CTA runs past it while another
-// may still address its shared memory.
-__device__ __forceinline__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\n\tbarrier.cluster.wait.acquire.aligned;" ::
-                   : "memory");
-}
-// Arrives on the mbarrier at the same shared offset as `bar` in CTA `cta_rank` of the cluster.
-// Default (CTA-scope) semantics: the arrival only says "done reading"; a .release.cluster
-// arrive compiles to MEMBAR.ALL.GPU, which waits for every outstanding global store.
-__device__ __forceinline__ void mbar_arrive_cluster(std::uint32_t bar, std::uint32_t cta_rank) {
-  asm volatile(
-      "{ .reg .b32 remote;\n\t"
-      "mapa.shared::cluster.u32 remote, %0, %1;\n\t"
-      "mbarrier.arrive.shared::cluster.b64 _, [remote]; }" ::"r"(bar),
-      "r"(cta_rank)
-      : "memory");
-}
-// tma_load (3-D) into the same shared offset of every CTA in `cta_mask`, each counting the bytes
-// on its own barrier at `bar`'s offset.
-__device__ __forceinline__ void tma_load_multicast(std::uint32_t dst, const CUtensorMap& map,
-                                                   int c0, int c1, int c2, std::uint32_t bar,
-                                                   std::uint16_t cta_mask) {
-  asm volatile(
-      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-      ".multicast::cluster [%0], [%1, {%2, %3, %4}], [%5], %6;" ::"r"(dst),
-      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar),
-      "h"(cta_mask)
-      : "memory");
-}
-
 // kStages buffers of kStageBytes each in dynamic shared memory, aligned by hand to 1024 bytes
 // (what the 128-byte swizzle needs), then a "full" mbarrier per stage (the producer's
 // arrive.expect_tx, completed by the TMA unit's bytes) and an "empty" one (one arrival per

@@ -22,7 +22,6 @@
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
@@ -41,9 +40,6 @@ constexpr int kStages = 4;
 constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
 constexpr int kBBoxBytes = kBBox * kBK * 4;
 constexpr int kK8Steps = kBK / kWgmmaK;
-// Clusters of two blocks on the same rows of C and neighbouring columns: each loads half of the
-// shared A tile and multicasts it to both.
-constexpr int kClusterSize = 2;
 static_assert(kPackTileK == kBK && kBN % kBBox == 0);
 
 template <Tf32Mode kMode>
@@ -53,10 +49,6 @@ struct Config {
   static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
   static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
-  // The A tile in halves, one per block of the cluster: the two parts of 3xTF32, or the two
-  // 128-row halves of Tf32's 256 rows. 16 KB either way.
-  static constexpr int kAHalfBytes = kParts * kATileBytes / kClusterSize;
-  static constexpr int kAHalfRows = kParts == kClusterSize ? kBM : kBM / kClusterSize;
   using Ring = TmaRing<kStages, kStageBytes>;
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
 };
@@ -81,54 +73,36 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
   auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
-  // The cluster walks pairs of tiles (tile_m, 2 * pair_n + rank); with an odd number of tile
-  // columns the last pair's second tile lies past n: that block computes on TMA's zeros and
-  // stores nothing, but still loads its half of A for its partner.
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  const std::int64_t pairs_n = (tiles_n + 1) / 2, pairs = tiles_m * pairs_n;
-  const std::uint32_t rank = cluster_ctarank();
-  const std::int64_t first_pair = blockIdx.x / kClusterSize, pair_stride = gridDim.x / kClusterSize;
-  auto tile_of = [&](std::int64_t pair, std::int64_t& tile_m, std::int64_t& tile_n) {
-    std::int64_t pair_n;
-    grouped_tile(pair, tiles_m, pairs_n, tile_m, pair_n);
-    tile_n = pair_n * kClusterSize + rank;
-  };
+  const std::int64_t tiles = tiles_m * tiles_n;
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
-  // A stage is empty once every consumer warp of both blocks has read it: the partner's
-  // producer writes half of this block's A tile.
-  ring.init(kClusterSize * kConsumers * 4);
-  cluster_sync();  // the partner's barriers are initialized before anyone signals them
+  ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full, running on into the block's next tile while
-    // the consumers store the last one: its half of A for both blocks, its own B as 32-column
-    // N-major boxes, each box 32 x 128 bytes in the 128-byte swizzle.
+    // the consumers store the last one: A's parts as K-major boxes, B as 32-column N-major
+    // boxes, each box 32 x 128 bytes in the 128-byte swizzle.
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;  // k-tiles loaded so far, over all of this block's tiles
-      for (std::int64_t pair = first_pair; pair < pairs; pair += pair_stride) {
+      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         std::int64_t tile_m, tile_n;
-        tile_of(pair, tile_m, tile_n);
-        const int a_part = kParts == kClusterSize ? int(rank) : 0;
-        const int a_row =
-            int(tile_m * kBM) + (kParts == kClusterSize ? 0 : int(rank) * Cfg::kAHalfRows);
-        const int col_b = int(tile_n * kBN);
+        grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+        const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
         for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
-          tma_load_multicast(a_tile(s, 0) + rank * Cfg::kAHalfBytes, tmap_a, kt * kBK, a_row,
-                             a_part, ring.full(s), (1u << kClusterSize) - 1);
+          for (int q = 0; q < kParts; ++q)
+            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
           for (int box = 0; box < kBN / kBBox; ++box)
             tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
                      ring.full(s));
         }
       }
     }
-    __syncwarp();
-    cluster_sync();  // see the end of the function
     return;
   }
 
@@ -172,10 +146,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     }
   };
   // Stage kt's A tile has been read by this warp's finished wgmmas; its B by the loads above.
-  // Both blocks' producers write into it, so both hear of it.
   auto release = [&](int kt) {
-    if (lane == 0)
-      for (int r = 0; r < kClusterSize; ++r) mbar_arrive_cluster(ring.empty(kt % kStages), r);
+    if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
   // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
   auto mainloop = [&](int first, float (&acc)[kAccs]) {
@@ -254,14 +226,13 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
   // The block's tiles in turn; `first` is the ring index of the tile's k-tile 0.
   int first = 0;
-  for (std::int64_t pair = first_pair; pair < pairs; pair += pair_stride, first += num_k_tiles) {
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, first += num_k_tiles) {
     std::int64_t tile_m, tile_n;
-    tile_of(pair, tile_m, tile_n);
+    grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
     float acc[kAccs] = {};
     mainloop(first, acc);
     store_tile(tile_m, tile_n, acc);
   }
-  cluster_sync();  // no block exits while its partner may still signal its barriers
 }
 
 #endif  // sm_90a device code
@@ -297,21 +268,6 @@ bool make_b_map(CUtensorMap* map, const Canonical& p) {
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// How many clusters of this kernel fit on the current device at once, asked once per device.
-template <Tf32Mode kMode>
-int max_active_clusters(cudaLaunchConfig_t config) {
-  constexpr auto kernel = kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
-  static std::atomic<int> cache[64];
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
-  int clusters = cache[device].load(std::memory_order_relaxed);
-  if (clusters == 0) {
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &config) != cudaSuccess) return 0;
-    cache[device].store(clusters, std::memory_order_relaxed);
-  }
-  return clusters;
-}
-
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
   using Cfg = Config<kMode>;
@@ -319,33 +275,20 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
   CUtensorMap tmap_a, tmap_b;
   const bool made =
-      (ops.a_direct
-           ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kAHalfRows, true)
-           : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
-                              Cfg::kAHalfRows, false)) &&
+      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
+                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
+                                       Cfg::kBM, false)) &&
       make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Cfg::Ring::kSmemBytes);
       err != cudaSuccess)
     return err;
-  cudaLaunchAttribute cluster;
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = kClusterSize;
-  cluster.val.clusterDim.y = cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.blockDim = dim3(kThreads);
-  config.dynamicSmemBytes = Cfg::Ring::kSmemBytes;
-  config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  // Persistent: as many clusters as fit at once, each walking its share of the tile pairs.
-  config.gridDim = dim3(kClusterSize);
-  const int fit = max_active_clusters<kMode>(config);
-  if (fit <= 0) return cudaErrorInvalidConfiguration;
-  const std::int64_t pairs = ceil_div(p.m, Cfg::kBM) * ceil_div(ceil_div(p.n, kBN), kClusterSize);
-  config.gridDim = dim3(unsigned(kClusterSize * std::min<std::int64_t>(pairs, fit)));
-  return cudaLaunchKernelEx(&config, kernel, p, tmap_a, tmap_b, ops);
+  // Persistent: one block per SM at most, each walking its share of the tiles.
+  const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
+  const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  return cudaGetLastError();
 }
 
 template <Tf32Mode kMode>
@@ -358,7 +301,7 @@ std::string_view why_not(const Canonical& p) {
   if (!aligned16(p.b) || p.ldb % 4 != 0)
     return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
   if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
-  return {};  // the grid is at most one cluster per pair of SMs
+  return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
 }
 
 template <Tf32Mode kMode>
