@@ -87,40 +87,33 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& m
 }
 
 // kStages buffers of kStageBytes each in dynamic shared memory, aligned by hand to 1024 bytes
-// (what the 128-byte swizzle needs), then kSets mbarriers per stage: set 0 "full" (the
-// producer's arrive.expect_tx, completed by the TMA unit's bytes), set 1 "empty" (one arrival per
-// consumer warp that has finished reading the stage), and any further sets the rung defines.
-template <int kStages, int kStageBytes, int kSets = 2>
+// (what the 128-byte swizzle needs), then a "full" mbarrier per stage (the producer's
+// arrive.expect_tx, completed by the TMA unit's bytes) and an "empty" one (one arrival per
+// consumer warp that has finished reading the stage).
+template <int kStages, int kStageBytes>
 struct TmaRing {
   static constexpr int kBarrierOffset = kStages * kStageBytes;
-  static constexpr int kSmemBytes = kBarrierOffset + kSets * kStages * 8 + 1024;  // + alignment
+  static constexpr int kSmemBytes = kBarrierOffset + 2 * kStages * 8 + 1024;  // + alignment slack
 
   std::uint32_t base;  // shared address of stage 0
 
   __device__ explicit TmaRing(const std::uint8_t* smem_raw)
       : base((smem_address(smem_raw) + 1023) & ~1023u) {}
   __device__ std::uint32_t stage(int s) const { return base + s * kStageBytes; }
-  __device__ std::uint32_t barrier(int set, int s) const {
-    return base + kBarrierOffset + 8 * (set * kStages + s);
-  }
-  __device__ std::uint32_t full(int s) const { return barrier(0, s); }
-  __device__ std::uint32_t empty(int s) const { return barrier(1, s); }
-  // Thread 0 initializes set q with arrivals[q] expected arrivals (full: 1); the block then syncs.
-  __device__ void init(const int (&arrivals)[kSets]) const {
+  __device__ std::uint32_t full(int s) const { return base + kBarrierOffset + 8 * s; }
+  __device__ std::uint32_t empty(int s) const { return base + kBarrierOffset + 8 * (kStages + s); }
+  // Thread 0 initializes the barriers; the whole block then syncs.
+  __device__ void init(int consumer_warps) const {
     if (threadIdx.x == 0) {
-      for (int q = 0; q < kSets; ++q)
-        for (int s = 0; s < kStages; ++s) mbar_init(barrier(q, s), arrivals[q]);
+      for (int s = 0; s < kStages; ++s) {
+        mbar_init(full(s), 1);
+        mbar_init(empty(s), consumer_warps);
+      }
       fence_barrier_init();
     }
     __syncthreads();
   }
 };
-
-// Makes this thread's generic-proxy writes to shared memory visible to the async proxy (wgmma,
-// TMA), and orders them before its later async-proxy accesses.
-__device__ __forceinline__ void fence_proxy_async() {
-  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-}
 
 // Warp specialization: a producer warpgroup gives registers back, the consumers take them.
 template <int kRegisters>

@@ -225,8 +225,7 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
   const std::int64_t kp = round_up(p.k, kPackTileK);
   const bool k_major_direct = direct.k_major && !split;
-  const bool a_direct =
-      direct.a_always || (k_major_direct && direct_ok(p.a, p.lda, p.a_k_major, p.k));
+  const bool a_direct = k_major_direct && direct_ok(p.a, p.lda, p.a_k_major, p.k);
   const bool b_direct =
       direct.b_always || (k_major_direct && direct_ok(p.b, p.ldb, p.b_k_major, p.k));
   const std::int64_t a_floats = a_direct ? 0 : parts * mp * kp;
@@ -245,9 +244,7 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   if (split) {
     err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
     if (err == cudaSuccess)
-      err = a_direct ? scan(operand_a(p), p.m, p.k, nonfinite, stream)
-                     : pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp,
-                                              nonfinite, stream);
+      err = pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp, nonfinite, stream);
     if (err == cudaSuccess)
       err = b_direct ? scan(operand_b(p), p.k, p.n, nonfinite, stream)
                      : pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp,

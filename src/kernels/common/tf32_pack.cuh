@@ -63,9 +63,9 @@ struct Tf32Direct {
   // Tf32 mode: an operand that is K-major with 16-byte aligned rows and k >= kDirectMinK (see
   // tf32_pack.cu for why), read through TMA with zero fill past the edges.
   bool k_major = false;
-  // Every mode: A or B as it is (the launcher's why_not vouches for its layout). The launcher
-  // rounds or splits it itself; in 3xTF32 mode it is scanned for values the split cannot carry.
-  bool a_always = false, b_always = false;
+  // Every mode: B as it is (the launcher's why_not vouches for its layout). The launcher rounds
+  // or splits it itself; in 3xTF32 mode B is scanned for values the split cannot carry.
+  bool b_always = false;
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 

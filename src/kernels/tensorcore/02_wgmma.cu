@@ -87,7 +87,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
-  ring.init({1, kConsumers * 4});  // one arrival per consumer warp empties a stage
+  ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full. Stage s is refilled once both consumer

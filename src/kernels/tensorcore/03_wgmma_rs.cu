@@ -49,15 +49,9 @@ struct Config {
   static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
   static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
-  // What TMA brings per stage: 3xTF32 loads A's raw FP32 once and splits it in place.
-  static constexpr int kLoadBytes = kATileBytes + kBTileBytes;
-  // 3xTF32 adds a third barrier per stage, "split": A's parts are in place.
-  static constexpr int kBarrierSets = kParts == 2 ? 3 : 2;
-  using Ring = TmaRing<kStages, kStageBytes, kBarrierSets>;
+  using Ring = TmaRing<kStages, kStageBytes>;
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
 };
-// 3xTF32: warps 1-3 of the producer warpgroup split A; warp 0 issues the loads.
-constexpr int kSplitWarps = 3, kSplitBarrier = 2;
 
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
@@ -71,8 +65,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
-  constexpr bool kSplit = kMode == Tf32Mode::Tf32x3;
-  if constexpr (kSplit) {
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
     if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
   }
   extern __shared__ std::uint8_t smem_raw[];
@@ -84,38 +77,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const std::int64_t tiles = tiles_m * tiles_n;
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
-  // Generic pointer to the ring, for the threads' own shared loads and stores.
-  std::uint8_t* const ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
 
-  // One arrival per consumer warp empties a stage; one per splitting warp marks it split.
-  if constexpr (kSplit)
-    ring.init({1, kConsumers * 4, kSplitWarps});
-  else
-    ring.init({1, kConsumers * 4});
-
-  // 3xTF32: A's raw tile of each stage becomes its big part (in place) and its small part (the
-  // next 16 KB), 16 bytes per thread and step. Element-wise, so the swizzle plays no role. Then
-  // the writes are fenced for the wgmmas (async proxy) and the warp arrives on "split".
-  auto split_a = [&](int splitter) {
-    const std::int64_t my_tiles = (tiles - blockIdx.x + gridDim.x - 1) / gridDim.x;
-    const int k_tiles = int(my_tiles) * num_k_tiles;
-    for (int it = 0; it < k_tiles; ++it) {
-      const int s = it % kStages;
-      mbar_wait(ring.full(s), (it / kStages) & 1);
-      std::uint8_t* a = ring_ptr + (a_tile(s, 0) - ring.base);
-      for (int chunk = splitter; chunk < Cfg::kATileBytes / 16; chunk += kSplitWarps * 32) {
-        float4* big = reinterpret_cast<float4*>(a + 16 * chunk);
-        float4* small = reinterpret_cast<float4*>(a + Cfg::kATileBytes + 16 * chunk);
-        const float4 x = *big;
-        const float4 b = {to_tf32(x.x), to_tf32(x.y), to_tf32(x.z), to_tf32(x.w)};
-        *big = b;
-        *small = {to_tf32(x.x - b.x), to_tf32(x.y - b.y), to_tf32(x.z - b.z), to_tf32(x.w - b.w)};
-      }
-      fence_proxy_async();
-      __syncwarp();
-      if (threadIdx.x % 32 == 0) mbar_arrive(ring.barrier(kSplitBarrier, s));
-    }
-  };
+  ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full, running on into the block's next tile while
@@ -131,17 +94,14 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
-          mbar_arrive_expect_tx(ring.full(s), Cfg::kLoadBytes);
-          tma_load(a_tile(s, 0), tmap_a, kt * kBK, row_a, 0, ring.full(s));
+          mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
+          for (int q = 0; q < kParts; ++q)
+            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
           for (int box = 0; box < kBN / kBBox; ++box)
             tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
                      ring.full(s));
         }
       }
-    }
-    if constexpr (kSplit) {
-      const int splitter = threadIdx.x - 32;  // warps 1-3 of the warpgroup
-      if (splitter >= 0) split_a(splitter);
     }
     return;
   }
@@ -166,10 +126,10 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
+  const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
   auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
     const int s = kt % kStages;
     mbar_wait(ring.full(s), (kt / kStages) & 1);
-    if constexpr (kSplit) mbar_wait(ring.barrier(kSplitBarrier, s), (kt / kStages) & 1);
     const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
 #pragma unroll
     for (int ks = 0; ks < kK8Steps; ++ks) {
@@ -314,13 +274,10 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   constexpr auto kernel =
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
   CUtensorMap tmap_a, tmap_b;
-  // A: the user's when K-major (3xTF32 always: why_not), loaded raw FP32 for the split in 3xTF32
-  // and as TFLOAT32 in Tf32 mode; otherwise Tf32 mode's packed copy.
   const bool made =
-      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM,
-                                       kMode == Tf32Mode::Tf32)
-                    : make_k_major_map(&tmap_a, ops.a, 1, ops.mp, ops.kp, ops.kp, Cfg::kBM,
-                                       false)) &&
+      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
+                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
+                                       Cfg::kBM, false)) &&
       make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -343,18 +300,14 @@ std::string_view why_not(const Canonical& p) {
            "op(A) = A); tc-02 takes the other layouts";
   if (!aligned16(p.b) || p.ldb % 4 != 0)
     return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
-  if (kMode == Tf32Mode::Tf32x3 && (!p.a_k_major || !aligned16(p.a) || p.lda % 4 != 0))
-    return "3xTF32: needs A's rows along k (row-major C with op(A) = A, or column-major C with "
-           "op(B) = B), 16-byte aligned, lda a multiple of 4; tc-02 takes the others";
   if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
 }
 
 template <Tf32Mode kMode>
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  // B always in place; A too in 3xTF32 (why_not), and in Tf32 mode when K-major.
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream,
-                   {.k_major = true, .a_always = kMode == Tf32Mode::Tf32x3, .b_always = true});
+  // B always in place; A in place when K-major in Tf32 mode, packed otherwise.
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, {.k_major = true, .b_always = true});
 }
 
 }  // namespace
