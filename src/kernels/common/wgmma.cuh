@@ -7,9 +7,8 @@
 //   at row 16w + t/4, columns 8j + 2(t%4) + {0,1}, and d[4j + {2,3}] eight rows below.
 // - A in registers, 4 x .b32 per thread (TF32 bit patterns): a[0] at row 16w + t/4, column t%4;
 //   a[1] eight rows below; a[2] and a[3] the same rows at column t%4 + 4.
-// - An operand in shared memory is K-major and swizzled: rows of 32 floats (128-byte swizzle) or
-//   16 (64-byte swizzle), the 16-byte chunk index XORed with (row % 8) >> (128 / row bytes - 1)
-//   inside each 8-row atom (1024 or 512 bytes).
+// - An operand in shared memory is K-major with the 128-byte swizzle: rows of 32 floats, the
+//   16-byte chunk index XORed with row % 8 inside each 8-row, 1024-byte atom.
 #pragma once
 
 #ifdef SGEMM_HAS_SM90A
@@ -20,22 +19,18 @@
 namespace sgemm::detail {
 
 inline constexpr int kWgmmaM = 64, kWgmmaK = 8;
-inline constexpr int kSwizzleRowFloats = 32;  // one 128-byte swizzle row: the usual k-tile depth
+inline constexpr int kSwizzleRowFloats = 32;  // one 128-byte swizzle row: the k-tile depth
 
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
-// Matrix descriptor of a K-major tile with kRowBytes-byte rows in the swizzle of that width
-// (128 or 64), starting at shared address `addr`: bits 0-13 start address >> 4, 16-29 leading
-// byte offset >> 4 (unused here, 1 by convention), 32-45 stride byte offset >> 4 (8 rows: the
-// next atom), 62-63 swizzle mode (1 = 128 bytes, 2 = 64). Base offset (bits 49-51) is 0
-// because every tile starts on an atom boundary. The k8 step inside a row is +32 bytes of
-// start address: +2 in descriptor units.
-template <int kRowBytes = 128>
+// Matrix descriptor of a K-major, 128-byte-swizzled tile starting at shared address `addr`:
+// bits 0-13 start address >> 4, 16-29 leading byte offset >> 4 (unused here, 1 by
+// convention), 32-45 stride byte offset >> 4 (1024: the next 8-row group), 62-63 swizzle
+// mode (1 = 128 bytes). Base offset (bits 49-51) is 0 because every tile is 1024-aligned.
+// The k8 step inside a swizzle row is +32 bytes of start address: +2 in descriptor units.
 __device__ __forceinline__ std::uint64_t smem_desc(std::uint32_t addr) {
-  static_assert(kRowBytes == 128 || kRowBytes == 64);
-  constexpr std::uint64_t kMode = kRowBytes == 128 ? 1 : 2;
   return std::uint64_t((addr & 0x3FFFF) >> 4) | (std::uint64_t(1) << 16) |
-         (std::uint64_t(8 * kRowBytes >> 4) << 32) | (kMode << 62);
+         (std::uint64_t(1024 >> 4) << 32) | (std::uint64_t(1) << 62);
 }
 inline constexpr int kDescK8Step = kWgmmaK * 4 >> 4;
 
@@ -133,24 +128,22 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32
 #endif  // sm_90a device code
 
 // A K-major operand as a 3-D tensor [parts][rows][cols] with rows `ld` floats apart, read in
-// boxes of box_cols (32 or 16) x box_rows x 1 and written into shared memory with the swizzle
-// of that width (128 or 64 bytes). Boxes
+// boxes of 32 x box_rows x 1 and written into shared memory with the 128-byte swizzle. Boxes
 // that hang past `rows` or `cols` are filled with zeros by the TMA unit. `round_to_tf32` loads
 // the user's raw FP32 as TFLOAT32 (the TMA unit reduces it to TF32); packed data is rounded
 // already and must stay bit-exact (3xTF32 small parts), so it is loaded as FLOAT32.
 inline bool make_k_major_map(CUtensorMap* map, const float* data, std::int64_t parts,
                              std::int64_t rows, std::int64_t cols, std::int64_t ld, int box_rows,
-                             bool round_to_tf32, int box_cols = kSwizzleRowFloats) {
+                             bool round_to_tf32) {
   const cuuint64_t dims[3] = {cuuint64_t(cols), cuuint64_t(rows), cuuint64_t(parts)};
   const cuuint64_t strides[2] = {cuuint64_t(ld) * 4, cuuint64_t(rows) * cuuint64_t(ld) * 4};
-  const cuuint32_t box[3] = {cuuint32_t(box_cols), cuuint32_t(box_rows), 1};
+  const cuuint32_t box[3] = {kSwizzleRowFloats, cuuint32_t(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapDataType type =
       round_to_tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   return encode_tiled()(map, type, 3, const_cast<float*>(data), dims, strides, box,
                         element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        box_cols == 16 ? CU_TENSOR_MAP_SWIZZLE_64B : CU_TENSOR_MAP_SWIZZLE_128B,
-                        CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 

@@ -33,44 +33,37 @@ namespace sgemm::detail {
 #ifdef SGEMM_HAS_SM90A
 namespace {
 
+constexpr int kBK = kSwizzleRowFloats;
 constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
 constexpr int kBN = kConsumers * kWgmmaM;  // columns of C per block: B^T rows in registers
+constexpr int kStages = 4;
 constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
+constexpr int kBBoxBytes = kBBox * kBK * 4;
+constexpr int kK8Steps = kBK / kWgmmaK;
+static_assert(kPackTileK == kBK && kBN % kBBox == 0);
 
 template <Tf32Mode kMode>
 struct Config {
   static constexpr int kParts = kMode == Tf32Mode::Tf32x3 ? 2 : 1;
   // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum.
   static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
-  // k-tile depth and ring length: Tf32 runs 8 stages of 16 k (A in the 64-byte swizzle) so that
-  // more of the ring is loading while the consumers hold their stages; 3xTF32, tensor-bound,
-  // 4 stages of 32 k (128-byte swizzle). 192 KB of stages either way.
-  static constexpr int kBK = kMode == Tf32Mode::Tf32x3 ? 32 : 16;
-  static constexpr int kStages = kMode == Tf32Mode::Tf32x3 ? 4 : 8;
-  static constexpr int kARowBytes = kBK * 4;
-  static constexpr int kK8Steps = kBK / kWgmmaK;
-  static constexpr int kBBoxBytes = kBBox * kBK * 4;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
-  static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;
+  static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
   using Ring = TmaRing<kStages, kStageBytes>;
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
-  static_assert(kPackTileK % kBK == 0 && kBN % kBBox == 0);
 };
 
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// A k-tile of B^T fragments: k8 steps x the 4 registers of one wgmma's A operand.
-template <int kK8Steps>
+// A k-tile of B^T fragments: kK8Steps x the 4 registers of one wgmma's A operand.
 using Fragments = std::uint32_t[kK8Steps][4];
 
 template <Tf32Mode kMode>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_b, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
-  constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM, kBK = Cfg::kBK, kStages = Cfg::kStages;
-  constexpr int kK8Steps = Cfg::kK8Steps, kBBoxBytes = Cfg::kBBoxBytes;
-  using Frags = Fragments<kK8Steps>;
+  constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
   if constexpr (kMode == Tf32Mode::Tf32x3) {
     if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
@@ -134,7 +127,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
   const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
-  auto load_fragments = [&](int kt, Frags& big, Frags* small) {
+  auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
     const int s = kt % kStages;
     mbar_wait(ring.full(s), (kt / kStages) & 1);
     const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
@@ -161,11 +154,10 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     if constexpr (kMode == Tf32Mode::Tf32x3) {
       float fresh[kAccs] = {};
       // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
-      auto step = [&](int kt, const Frags& big, const Frags& small, Frags& next_big,
-                      Frags& next_small) {
+      auto step = [&](int kt, const Fragments& big, const Fragments& small, Fragments& next_big,
+                      Fragments& next_small) {
         const int s = (first + kt) % kStages;
-        const std::uint64_t a_big = smem_desc<Cfg::kARowBytes>(a_tile(s, 0)),
-                            a_small = smem_desc<Cfg::kARowBytes>(a_tile(s, 1));
+        const std::uint64_t a_big = smem_desc(a_tile(s, 0)), a_small = smem_desc(a_tile(s, 1));
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < kK8Steps; ++ks)
@@ -184,7 +176,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 #pragma unroll
         for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
       };
-      Frags big0, small0, big1, small1;
+      Fragments big0, small0, big1, small1;
       load_fragments(first, big0, &small0);
       for (int kt = 0; kt < num_k_tiles; kt += 2) {
         step(kt, big0, small0, big1, small1);
@@ -192,8 +184,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       }
     } else {
       // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
-      auto step = [&](int kt, const Frags& frag, Frags& next) {
-        const std::uint64_t a_desc = smem_desc<Cfg::kARowBytes>(a_tile((first + kt) % kStages, 0));
+      auto step = [&](int kt, const Fragments& frag, Fragments& next) {
+        const std::uint64_t a_desc = smem_desc(a_tile((first + kt) % kStages, 0));
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < kK8Steps; ++ks)
@@ -203,7 +195,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         if (kt > 0) release(first + kt - 1);
         if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next, nullptr);
       };
-      Frags frag0, frag1;
+      Fragments frag0, frag1;
       load_fragments(first, frag0, nullptr);
       for (int kt = 0; kt < num_k_tiles; kt += 2) {
         step(kt, frag0, frag1);
@@ -263,12 +255,12 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x k_rows rows,
-// FP32 (the consumers round it), 128-byte swizzle, zeros past n and k.
-bool make_b_map(CUtensorMap* map, const Canonical& p, int k_rows) {
+// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x kBK rows, FP32
+// (the consumers round it), 128-byte swizzle, zeros past n and k.
+bool make_b_map(CUtensorMap* map, const Canonical& p) {
   const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.k)};
   const cuuint64_t strides[1] = {cuuint64_t(p.ldb) * 4};
-  const cuuint32_t box[2] = {kBBox, cuuint32_t(k_rows)};
+  const cuuint32_t box[2] = {kBBox, kBK};
   const cuuint32_t element_strides[2] = {1, 1};
   return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p.b), dims,
                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
@@ -283,11 +275,10 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
   CUtensorMap tmap_a, tmap_b;
   const bool made =
-      (ops.a_direct
-           ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true, Cfg::kBK)
-           : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp, Cfg::kBM,
-                              false, Cfg::kBK)) &&
-      make_b_map(&tmap_b, p, Cfg::kBK);
+      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
+                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
+                                       Cfg::kBM, false)) &&
+      make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Cfg::Ring::kSmemBytes);
