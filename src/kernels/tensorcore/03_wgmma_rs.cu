@@ -36,6 +36,7 @@ namespace {
 constexpr int kBK = kSwizzleRowFloats;
 constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
 constexpr int kBN = kConsumers * kWgmmaM;  // columns of C per block: B^T rows in registers
+constexpr int kStages = 4;
 constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
 constexpr int kBBoxBytes = kBBox * kBK * 4;
 constexpr int kK8Steps = kBK / kWgmmaK;
@@ -47,12 +48,8 @@ struct Config {
   // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum.
   static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
-  // 3xTF32 stages B in the ring (its fragments are split as they leave shared memory); Tf32
-  // loads B's fragments from global memory straight into registers, so its ring holds only A.
-  static constexpr bool kBInRing = kMode == Tf32Mode::Tf32x3;
-  static constexpr int kStages = kBInRing ? 4 : 6;
-  static constexpr int kStageBytes = kParts * kATileBytes + (kBInRing ? kBTileBytes : 0);
-  using Ring = TmaRing<kStages, kStageBytes>;  // 192 KB of stages in both modes
+  static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
+  using Ring = TmaRing<kStages, kStageBytes>;
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
 };
 
@@ -66,7 +63,7 @@ template <Tf32Mode kMode>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_b, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
-  constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM, kStages = Cfg::kStages;
+  constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
   if constexpr (kMode == Tf32Mode::Tf32x3) {
     if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
@@ -100,10 +97,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
           for (int q = 0; q < kParts; ++q)
             tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
-          if constexpr (Cfg::kBInRing)
-            for (int box = 0; box < kBN / kBBox; ++box)
-              tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
-                       ring.full(s));
+          for (int box = 0; box < kBN / kBBox; ++box)
+            tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+                     ring.full(s));
         }
       }
     }
@@ -149,13 +145,12 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       }
     }
   };
-  // Stage kt's A tile has been read by this warp's finished wgmmas; its B (3xTF32) by the loads
-  // above.
+  // Stage kt's A tile has been read by this warp's finished wgmmas; its B by the loads above.
   auto release = [&](int kt) {
     if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
   // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
-  auto mainloop = [&](int first, std::int64_t tile_n, float (&acc)[kAccs]) {
+  auto mainloop = [&](int first, float (&acc)[kAccs]) {
     if constexpr (kMode == Tf32Mode::Tf32x3) {
       float fresh[kAccs] = {};
       // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
@@ -188,65 +183,23 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
       }
     } else {
-      // B^T's fragments come from global memory: thread pairs (col, col + 1) at rows
-      // k = in_group + 4h + 8ks of each k-tile, zero past n and k. They are loaded three
-      // k-tiles ahead into four rotating buffers and rounded one k-tile ahead; one k-tile of
-      // wgmmas stays in flight.
-      const std::int64_t col_g = tile_n * kBN + col;
-      const bool pair_in = col_g + 1 < p.n, first_in = col_g < p.n;
-      const float* b_col = p.b + (first_in ? col_g : 0);
-      auto load_global = [&](int kt, Fragments& frag) {
-        if (kt >= num_k_tiles) return;
-#pragma unroll
-        for (int ks = 0; ks < kK8Steps; ++ks) {
-#pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            const std::int64_t row = std::int64_t(kt) * kBK + ks * kWgmmaK + in_group + 4 * h;
-            float2 v = {0.0f, 0.0f};
-            if (row < p.k) {
-              const float* q = b_col + row * p.ldb;
-              if (pair_in)
-                v = __ldg(reinterpret_cast<const float2*>(q));
-              else if (first_in)
-                v.x = __ldg(q);
-            }
-            frag[ks][2 * h] = __float_as_uint(v.x);
-            frag[ks][2 * h + 1] = __float_as_uint(v.y);
-          }
-        }
-      };
-      auto round = [&](Fragments& frag) {
-#pragma unroll
-        for (int ks = 0; ks < kK8Steps; ++ks)
-#pragma unroll
-          for (int i = 0; i < 4; ++i)
-            frag[ks][i] = __float_as_uint(to_tf32(__uint_as_float(frag[ks][i])));
-      };
-      // cur: k-tile kt, rounded; next: k-tile kt + 1, loaded; spare: k-tile kt - 1's buffer.
-      auto step = [&](int kt, const Fragments& cur, Fragments& next, Fragments& spare) {
-        const int s = (first + kt) % kStages;
-        mbar_wait(ring.full(s), ((first + kt) / kStages) & 1);
-        const std::uint64_t a_desc = smem_desc(a_tile(s, 0));
+      // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
+      auto step = [&](int kt, const Fragments& frag, Fragments& next) {
+        const std::uint64_t a_desc = smem_desc(a_tile((first + kt) % kStages, 0));
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < kK8Steps; ++ks)
-          wgmma_tf32<kBM>(acc, cur[ks], a_desc + ks * kDescK8Step, 1);
+          wgmma_tf32<kBM>(acc, frag[ks], a_desc + ks * kDescK8Step, 1);
         wgmma_commit();
-        wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and its buffer are free
+        wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
         if (kt > 0) release(first + kt - 1);
-        load_global(kt + 3, spare);
-        round(next);
+        if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next, nullptr);
       };
-      Fragments f0, f1, f2, f3;
-      load_global(0, f0);
-      load_global(1, f1);
-      load_global(2, f2);
-      round(f0);
-      for (int kt = 0; kt < num_k_tiles; kt += 4) {
-        step(kt, f0, f1, f3);
-        if (kt + 1 < num_k_tiles) step(kt + 1, f1, f2, f0);
-        if (kt + 2 < num_k_tiles) step(kt + 2, f2, f3, f1);
-        if (kt + 3 < num_k_tiles) step(kt + 3, f3, f0, f2);
+      Fragments frag0, frag1;
+      load_fragments(first, frag0, nullptr);
+      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+        step(kt, frag0, frag1);
+        if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
       }
       wgmma_wait<0>();
       fence_operands(acc);
@@ -277,7 +230,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     std::int64_t tile_m, tile_n;
     grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
     float acc[kAccs] = {};
-    mainloop(first, tile_n, acc);
+    mainloop(first, acc);
     store_tile(tile_m, tile_n, acc);
   }
 }
@@ -320,12 +273,12 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   using Cfg = Config<kMode>;
   constexpr auto kernel =
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
-  CUtensorMap tmap_a, tmap_b{};
+  CUtensorMap tmap_a, tmap_b;
   const bool made =
       (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
                     : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
                                        Cfg::kBM, false)) &&
-      (!Cfg::kBInRing || make_b_map(&tmap_b, p));
+      make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Cfg::Ring::kSmemBytes);
