@@ -95,32 +95,25 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t des
   }
 }
 
-// The same with A in registers (the fragment layout above), B in shared memory. The tensor
-// cores read A's registers until the wgmma completes, and ptxas must keep them untouched until
-// the wait_group that retires it. It does so reliably only for registers defined right before
-// the wgmma (see triton-lang/triton#9433): fed straight from the loads of a register ring, it
-// gave a later load the registers of a wgmma still in flight. So the fragment is first copied
-// into registers local to this statement.
+// The same with A in registers (the fragment layout above), B in shared memory.
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32_t (&a)[4],
                                            std::uint64_t desc_b, int scale_d) {
   if constexpr (kN == 128) {
     asm volatile(
-        "{ .reg .pred p;\n .reg .b32 a<4>;\n"
-        "mov.b32 a0, %64;\n mov.b32 a1, %65;\n mov.b32 a2, %66;\n mov.b32 a3, %67;\n"
+        "{ .reg .pred p;\n"
         "setp.ne.b32 p, %69, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " SGEMM_D_REGS_64
-        ", {a0, a1, a2, a3}, %68, p, 1, 1; }"
+        ", {%64, %65, %66, %67}, %68, p, 1, 1; }"
         : SGEMM_D64(0)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
   } else {
     static_assert(kN == 256);
     asm volatile(
-        "{ .reg .pred p;\n .reg .b32 a<4>;\n"
-        "mov.b32 a0, %128;\n mov.b32 a1, %129;\n mov.b32 a2, %130;\n mov.b32 a3, %131;\n"
+        "{ .reg .pred p;\n"
         "setp.ne.b32 p, %133, 0;\n"
         "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " SGEMM_D_REGS_128
-        ", {a0, a1, a2, a3}, %132, p, 1, 1; }"
+        ", {%128, %129, %130, %131}, %132, p, 1, 1; }"
         : SGEMM_D64(0), SGEMM_D64(64)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
   }

@@ -88,7 +88,6 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   const int warpgroup = threadIdx.x / kWarpgroup;
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
-  __syncthreads();
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full. Stage s is refilled once both consumer
