@@ -17,6 +17,11 @@ and target architecture (each template instantiation separately):
                    shared loads/stores and global loads by width in bits (32: no width suffix)
   ldgsts           cp.async (LDGSTS), utmaldg: TMA loads (UTMALDG)
   hmma, hgmma      mma.sync and wgmma instructions
+  hgmma_a_clobbers instructions that write a register holding the A operand of a wgmma
+                   (HGMMA with A in registers) that no WARPGROUP.DEPBAR has retired yet: the
+                   tensor cores read those registers until then, and ptxas does not keep them
+                   apart. Read in program order, one pass per function, so a hazard carried
+                   around a loop's back edge is not seen; a heuristic, not a proof
   ldl, stl         local-memory loads and stores (spills, local arrays)
   mangled          the exact symbol
 
@@ -44,7 +49,7 @@ COLUMNS = [
     "slug", "arch", "symbol", "registers", "shared_bytes", "stack_bytes", "local_bytes",
     "ffma", "ffma_reuse_pct",
     "lds32", "lds64", "lds128", "sts32", "sts64", "sts128", "ldg32", "ldg64", "ldg128",
-    "ldgsts", "utmaldg", "hmma", "hgmma", "ldl", "stl", "mangled",
+    "ldgsts", "utmaldg", "hmma", "hgmma", "hgmma_a_clobbers", "ldl", "stl", "mangled",
 ]
 
 # Opcodes counted as they are; the memory opcodes whose width matters are split by it below.
@@ -125,6 +130,46 @@ def count_instruction(counts: collections.Counter, opcode: str, operands: str) -
         counts["ffma_reused"] += sum(s.endswith(".reuse") for s in registers)
 
 
+class WgmmaRegisterWatch:
+    """Follows one function's wgmma groups in program order and counts writes to the A registers
+    of groups still in flight.
+
+    An HGMMA whose second operand is a register reads that register and the next three. The
+    HGMMA marked `gsb0` closes a group (wgmma.commit_group); `WARPGROUP.DEPBAR.LE gsb0, N`
+    (wgmma.wait_group N) retires every closed group but the newest N.
+    """
+
+    A_OPERAND = re.compile(r"^R(\d+)$")
+    DEPBAR = re.compile(r"gsb0,\s*0x([0-9a-f]+)")
+
+    def __init__(self) -> None:
+        self.open: set[int] = set()            # A registers of the group being issued
+        self.closed: list[set[int]] = []       # committed groups, oldest first
+
+    def step(self, counts: collections.Counter, opcode: str, operands: str) -> None:
+        base, *modifiers = opcode.split(".")
+        fields = [f.strip() for f in operands.split(",")]
+        if base == "HGMMA":
+            if len(fields) > 1 and (m := self.A_OPERAND.match(fields[1])):
+                self.open.update(range(int(m.group(1)), int(m.group(1)) + 4))
+            if "gsb0" in fields:
+                self.closed.append(self.open)
+                self.open = set()
+            return
+        if opcode.startswith("WARPGROUP.DEPBAR"):
+            if m := self.DEPBAR.search(operands):
+                keep = int(m.group(1), 16)
+                self.closed = self.closed[len(self.closed) - keep:] if keep else []
+            return
+        in_flight = self.open.union(*self.closed) if self.closed else self.open
+        if not in_flight or not fields or not (m := REGISTER.match(fields[0])):
+            return
+        width = 4 if "128" in modifiers else 2 if ("64" in modifiers or "WIDE" in modifiers) else 1
+        first = int(m.group(1))
+        if any(r in in_flight for r in range(first, first + width)):
+            counts["hgmma_a_clobbers"] += 1
+
+
 def parse(dump: str) -> list[dict]:
     """Rows from `cuobjdump -res-usage -sass` output, in archive order, one per (arch, symbol)."""
     resources: dict[tuple[str, str], dict[str, int]] = {}
@@ -134,6 +179,7 @@ def parse(dump: str) -> list[dict]:
     elf_arch = sass_arch = ""
     pending = None  # the resource Function line whose values come on the next line
     current = None  # the function whose SASS is being read
+    watch = WgmmaRegisterWatch()
     for line in dump.splitlines():
         if m := MEMBER.match(line):
             member += 1
@@ -155,8 +201,10 @@ def parse(dump: str) -> list[dict]:
             else:
                 counts[current] = collections.Counter()
                 member_of.setdefault(current, member)
+                watch = WgmmaRegisterWatch()
         elif current and (m := SASS_INSTRUCTION.match(line)):
             count_instruction(counts[current], m.group(1), m.group(2))
+            watch.step(counts[current], m.group(1), m.group(2))
 
     keys = list(member_of)
     names = demangle(sorted({name for _, name in keys}))

@@ -32,6 +32,9 @@ enum Check : unsigned {
   kLds128 = 1u << 2,      // LDS.128 present: fragments come from shared memory as float4
   kHgmma = 1u << 3,       // HGMMA present: wgmma on Hopper tensor cores
   kHopperOnly = 1u << 4,  // built only for sm_90a: claims apply to its sm_90a rows only
+  // No instruction writes a register holding the A operand of a wgmma still in flight (the
+  // report's hgmma_a_clobbers): ptxas does not keep those registers apart by itself.
+  kWgmmaARegisters = 1u << 5,
 };
 
 struct Claim {
@@ -60,7 +63,8 @@ constexpr Claim kClaims[] = {
     {"cute-01", kNoSpill},
     {"cute-02", kNoSpill},
     {"tc-01",   kNoSpill},
-    {"tc-02",   kNoSpill | kHgmma | kHopperOnly},
+    {"tc-02",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
+    {"tc-03",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
 };
 // clang-format on
 
@@ -173,6 +177,7 @@ TEST_P(RungClaim, HoldsForEveryInstantiation) {
   const int registers = r.column("registers"), stack = r.column("stack_bytes");
   const int local = r.column("local_bytes"), ldl = r.column("ldl"), stl = r.column("stl");
   const int ffma = r.column("ffma"), lds128 = r.column("lds128"), hgmma = r.column("hgmma");
+  const int clobbers = r.column("hgmma_a_clobbers");
   ASSERT_FALSE(testing::Test::HasFailure()) << "the report's columns changed";
 
   const bool hopper_only = claim.checks & kHopperOnly;
@@ -194,6 +199,11 @@ TEST_P(RungClaim, HoldsForEveryInstantiation) {
     }
     if (claim.checks & kHgmma) {
       EXPECT_GT(number(row, hgmma), 0) << where << "no HGMMA";
+    }
+    if (claim.checks & kWgmmaARegisters) {
+      EXPECT_EQ(number(row, clobbers), 0)
+          << where << "writes to the A registers of a wgmma in flight (see scripts/"
+          << "resource_report.py, hgmma_a_clobbers)";
     }
     if (claim.max_registers > 0) {
       EXPECT_LE(number(row, registers), claim.max_registers) << where << "over its budget";

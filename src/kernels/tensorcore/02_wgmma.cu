@@ -210,7 +210,8 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       err != cudaSuccess)
     return err;
   const std::int64_t tiles = (ops.mp / kBM) * ceil_div(ops.np, Cfg::kBN);
-  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
+                                                                             ops);
   return cudaGetLastError();
 }
 

@@ -21,6 +21,14 @@
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
+// - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
+//   into the next tile while the consumers store the last.
+// - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
+//   and ptxas does not keep those registers from being reused by later instructions (see
+//   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
+//   retired the wgmmas which read it, but ptxas must also keep the in-flight k-tile's buffer
+//   in other registers, and nothing forces it to. The build checks that it did: the host test
+//   KernelResources (hgmma_a_clobbers in scripts/resource_report.py) reads the SASS.
 #include <algorithm>
 #include <cstdint>
 
@@ -120,7 +128,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const int col_in_box = (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
   const int col = box * kBBox + col_in_box;
   auto fragment_offset = [&](int k_row) {
-    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) + (col_in_box % 4) * 4;
+    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) +
+           (col_in_box % 4) * 4;
   };
   const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
 
@@ -287,7 +296,8 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
   const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
+                                                                              ops);
   return cudaGetLastError();
 }
 
@@ -323,7 +333,8 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 3},
       {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
-        "tensor-core track, rung 03", "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
+        "tensor-core track, rung 03",
+        "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3},
   };
   return entries;
