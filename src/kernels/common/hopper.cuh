@@ -86,28 +86,23 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& m
       : "memory");
 }
 
-// kStages buffers of kStageBytes each in shared memory, aligned to 1024 bytes (what the 128-byte
-// swizzle needs), then a "full" mbarrier per stage (the producer's arrive.expect_tx, completed
-// by the TMA unit's bytes) and an "empty" one (one arrival per consumer warp that has finished
-// reading the stage).
+// kStages buffers of kStageBytes each in dynamic shared memory, aligned by hand to 1024 bytes
+// (what the 128-byte swizzle needs), then a "full" mbarrier per stage (the producer's
+// arrive.expect_tx, completed by the TMA unit's bytes) and an "empty" one (one arrival per
+// consumer warp that has finished reading the stage).
 template <int kStages, int kStageBytes>
 struct TmaRing {
   static constexpr int kBarrierOffset = kStages * kStageBytes;
-  // Stages and barriers, rounded up to 1024 so that another ring can follow.
-  static constexpr int kBytes = (kBarrierOffset + 2 * kStages * 8 + 1023) / 1024 * 1024;
-  static constexpr int kSmemBytes = kBytes + 1024;  // one ring alone, with alignment slack
+  static constexpr int kSmemBytes = kBarrierOffset + 2 * kStages * 8 + 1024;  // + alignment slack
 
   std::uint32_t base;  // shared address of stage 0
 
-  // The ring at the first 1024-aligned address of dynamic shared memory.
   __device__ explicit TmaRing(const std::uint8_t* smem_raw)
       : base((smem_address(smem_raw) + 1023) & ~1023u) {}
-  // The ring at a 1024-aligned shared address, e.g. right after another ring.
-  __device__ explicit TmaRing(std::uint32_t aligned_base) : base(aligned_base) {}
   __device__ std::uint32_t stage(int s) const { return base + s * kStageBytes; }
   __device__ std::uint32_t full(int s) const { return base + kBarrierOffset + 8 * s; }
   __device__ std::uint32_t empty(int s) const { return base + kBarrierOffset + 8 * (kStages + s); }
-  // Thread 0 initializes the barriers; the caller syncs the block before they are used.
+  // Thread 0 initializes the barriers; the whole block then syncs.
   __device__ void init(int consumer_warps) const {
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
@@ -116,6 +111,7 @@ struct TmaRing {
       }
       fence_barrier_init();
     }
+    __syncthreads();
   }
 };
 

@@ -88,7 +88,6 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   const int warpgroup = threadIdx.x / kWarpgroup;
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
-  __syncthreads();
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full. Stage s is refilled once both consumer
@@ -211,7 +210,8 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       err != cudaSuccess)
     return err;
   const std::int64_t tiles = (ops.mp / kBM) * ceil_div(ops.np, Cfg::kBN);
-  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
+                                                                             ops);
   return cudaGetLastError();
 }
 

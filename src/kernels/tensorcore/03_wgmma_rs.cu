@@ -21,6 +21,14 @@
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
+// - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
+//   into the next tile while the consumers store the last.
+// - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
+//   and ptxas does not keep those registers from being reused by later instructions (see
+//   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
+//   retired the wgmmas which read it, but ptxas must also keep the in-flight k-tile's buffer
+//   in other registers, and nothing forces it to. The build checks that it did: the host test
+//   KernelResources (hgmma_a_clobbers in scripts/resource_report.py) reads the SASS.
 #include <algorithm>
 #include <cstdint>
 
@@ -36,9 +44,7 @@ namespace {
 constexpr int kBK = kSwizzleRowFloats;
 constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
 constexpr int kBN = kConsumers * kWgmmaM;  // columns of C per block: B^T rows in registers
-// A and B have rings of their own: B's stage is free once the consumers hold its fragments in
-// registers, A's only when the wgmmas reading it are done, so A gets the longer ring.
-constexpr int kAStages = 5, kBStages = 3;
+constexpr int kStages = 4;
 constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
 constexpr int kBBoxBytes = kBBox * kBK * 4;
 constexpr int kK8Steps = kBK / kWgmmaK;
@@ -50,10 +56,8 @@ struct Config {
   // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum.
   static constexpr int kBM = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
-  using RingA = TmaRing<kAStages, kParts * kATileBytes>;  // 32 KB stages in both modes
-  using RingB = TmaRing<kBStages, kBTileBytes>;           // 16 KB stages
-  // + a word per consumer thread (see keep_until_retired) + alignment slack
-  static constexpr int kSmemBytes = RingA::kBytes + RingB::kBytes + kConsumers * 128 * 4 + 1024;
+  static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
+  using Ring = TmaRing<kStages, kStageBytes>;
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
 };
 
@@ -73,18 +77,16 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
   }
   extern __shared__ std::uint8_t smem_raw[];
-  const typename Cfg::RingA ring_a(smem_raw);
-  const typename Cfg::RingB ring_b(ring_a.base + Cfg::RingA::kBytes);
-  auto a_tile = [&](int stage, int part) { return ring_a.stage(stage) + part * Cfg::kATileBytes; };
+  const typename Cfg::Ring ring(smem_raw);
+  auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
+  auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
   const std::int64_t tiles = tiles_m * tiles_n;
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
-  ring_a.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
-  ring_b.init(kConsumers * 4);
-  __syncthreads();
+  ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full, running on into the block's next tile while
@@ -98,16 +100,14 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
         const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
         for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
-          const int sa = it % kAStages, sb = it % kBStages;
-          mbar_wait(ring_a.empty(sa), ((it / kAStages) & 1) ^ 1);
-          mbar_arrive_expect_tx(ring_a.full(sa), kParts * Cfg::kATileBytes);
+          const int s = it % kStages, round = it / kStages;
+          mbar_wait(ring.empty(s), (round & 1) ^ 1);
+          mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
           for (int q = 0; q < kParts; ++q)
-            tma_load(a_tile(sa, q), tmap_a, kt * kBK, row_a, q, ring_a.full(sa));
-          mbar_wait(ring_b.empty(sb), ((it / kBStages) & 1) ^ 1);
-          mbar_arrive_expect_tx(ring_b.full(sb), Cfg::kBTileBytes);
+            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
           for (int box = 0; box < kBN / kBBox; ++box)
-            tma_load(ring_b.stage(sb) + box * kBBoxBytes, tmap_b, col_b + box * kBBox,
-                     kt * kBK, ring_b.full(sb));
+            tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+                     ring.full(s));
         }
       }
     }
@@ -128,18 +128,18 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const int col_in_box = (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
   const int col = box * kBBox + col_in_box;
   auto fragment_offset = [&](int k_row) {
-    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) + (col_in_box % 4) * 4;
+    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) +
+           (col_in_box % 4) * 4;
   };
   const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
-  // Then B's stage is released: everything it held is in registers.
-  const std::uint8_t* smem_b = smem_raw + (ring_b.base - smem_address(smem_raw));
+  const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
   auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
-    const int s = kt % kBStages;
-    mbar_wait(ring_b.full(s), (kt / kBStages) & 1);
-    const std::uint8_t* b = smem_b + s * Cfg::kBTileBytes;
+    const int s = kt % kStages;
+    mbar_wait(ring.full(s), (kt / kStages) & 1);
+    const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
 #pragma unroll
     for (int ks = 0; ks < kK8Steps; ++ks) {
       const float2 lo = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_lo);
@@ -153,14 +153,10 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
           (*small)[ks][i] = __float_as_uint(to_tf32(raw[i] - rounded));
       }
     }
-    __syncwarp();
-    if (lane == 0) mbar_arrive(ring_b.empty(s));
   };
-  // A's stage for k-tile kt is in shared memory for the wgmmas.
-  auto wait_a = [&](int kt) { mbar_wait(ring_a.full(kt % kAStages), (kt / kAStages) & 1); };
-  // Stage kt's A tile has been read by this warp's finished wgmmas.
-  auto release_a = [&](int kt) {
-    if (lane == 0) mbar_arrive(ring_a.empty(kt % kAStages));
+  // Stage kt's A tile has been read by this warp's finished wgmmas; its B by the loads above.
+  auto release = [&](int kt) {
+    if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
   // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
   auto mainloop = [&](int first, float (&acc)[kAccs]) {
@@ -169,9 +165,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
       auto step = [&](int kt, const Fragments& big, const Fragments& small, Fragments& next_big,
                       Fragments& next_small) {
-        const int s = (first + kt) % kAStages;
+        const int s = (first + kt) % kStages;
         const std::uint64_t a_big = smem_desc(a_tile(s, 0)), a_small = smem_desc(a_tile(s, 1));
-        wait_a(first + kt);
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < kK8Steps; ++ks)
@@ -186,7 +181,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next_big, &next_small);
         wgmma_wait<0>();
         fence_operands(fresh);
-        release_a(first + kt);
+        release(first + kt);
 #pragma unroll
         for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
       };
@@ -197,47 +192,27 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
       }
     } else {
-      // The next k-tile's fragments are loaded and rounded while this k-tile's wgmmas and the
-      // previous one's are in flight; only then does the warpgroup wait for the previous one.
-      // Three fragment buffers: kt - 1 and kt in flight, kt + 1 being filled. ptxas does not
-      // keep a wgmma's A registers from being reused before the wait that retires it, so each
-      // buffer is read once more after that wait (folded into a store to this thread's own
-      // word): until then its registers stay its own.
-      const std::uint32_t sink = ring_b.base + Cfg::RingB::kBytes + (threadIdx.x - kWarpgroup) * 4;
-      auto keep_until_retired = [&](const Fragments& frag) {
-        std::uint32_t folded = 0;
-#pragma unroll
-        for (int ks = 0; ks < kK8Steps; ++ks)
-#pragma unroll
-          for (int i = 0; i < 4; ++i) folded ^= frag[ks][i];
-        asm volatile("st.shared.u32 [%0], %1;" ::"r"(sink), "r"(folded) : "memory");
-      };
-      auto step = [&](int kt, const Fragments& frag, Fragments& next, const Fragments& prev) {
-        const std::uint64_t a_desc = smem_desc(a_tile((first + kt) % kAStages, 0));
-        wait_a(first + kt);
+      // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
+      auto step = [&](int kt, const Fragments& frag, Fragments& next) {
+        const std::uint64_t a_desc = smem_desc(a_tile((first + kt) % kStages, 0));
         wgmma_fence();
 #pragma unroll
         for (int ks = 0; ks < kK8Steps; ++ks)
           wgmma_tf32<kBM>(acc, frag[ks], a_desc + ks * kDescK8Step, 1);
         wgmma_commit();
+        wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
+        if (kt > 0) release(first + kt - 1);
         if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next, nullptr);
-        wgmma_wait<1>();  // k-tile kt - 1 is done: its A stage and fragment registers are free
-        keep_until_retired(prev);
-        if (kt > 0) release_a(first + kt - 1);
       };
-      Fragments frag0, frag1, frag2;
+      Fragments frag0, frag1;
       load_fragments(first, frag0, nullptr);
-      for (int kt = 0; kt < num_k_tiles; kt += 3) {
-        step(kt, frag0, frag1, frag2);
-        if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag2, frag0);
-        if (kt + 2 < num_k_tiles) step(kt + 2, frag2, frag0, frag1);
+      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+        step(kt, frag0, frag1);
+        if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
       }
       wgmma_wait<0>();
       fence_operands(acc);
-      keep_until_retired(frag0);
-      keep_until_retired(frag1);
-      keep_until_retired(frag2);
-      release_a(first + num_k_tiles - 1);
+      release(first + num_k_tiles - 1);
     }
   };
   auto store_tile = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kAccs]) {
@@ -315,13 +290,14 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Cfg::kSmemBytes);
+                                             Cfg::Ring::kSmemBytes);
       err != cudaSuccess)
     return err;
   // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
   const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::kSmemBytes, stream>>>(p, tmap_a, tmap_b, ops);
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
+                                                                              ops);
   return cudaGetLastError();
 }
 
@@ -344,6 +320,10 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, {.k_major = true, .b_always = true});
 }
 
+// For `auto` in Tf32 mode: rung 03 ran 1.0-1.5x rung 02 at every measured shape with k up to
+// 8192, but 0.74x at 16384³ (run 28, H100): rung 02 keeps the calls with k >= 16384.
+bool tf32_auto_suits(const Canonical& p) { return p.k < 16384; }
+
 }  // namespace
 #endif  // SGEMM_HAS_SM90A
 
@@ -357,8 +337,9 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 3},
       {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
-        "tensor-core track, rung 03", "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3},
+        "tensor-core track, rung 03",
+        "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3, tf32_auto_suits},
   };
   return entries;
 #else
