@@ -183,5 +183,45 @@ TEST(Api, Tf32x3AccuracyAgainstCublasSgemm) {
   }
 }
 
+// Every Tf32 kernel against cuBLAS TF32 on the same inputs: relative Frobenius error within 2x.
+// Tf32's elementwise bound, (k + 2) 2^-11 (|A||B|)ij, is loose at large k (above |A||B| itself
+// from k = 2047), so this is the check that catches a Tf32 kernel wrong by a little everywhere.
+// The second shape has more output tiles than the GPU has SMs: persistent kernels walk several.
+TEST(Api, Tf32AccuracyAgainstCublasTf32) {
+  for (const KernelInfo& kinfo : kernels()) {
+    if (kinfo.math != Math::Tf32) continue;
+    for (auto [m, n, k] :
+         {std::array<std::int64_t, 3>{512, 384, 4096}, std::array<std::int64_t, 3>{4096, 2048, 256}}) {
+      ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, m, n, k, 1.0f, 0.0f};
+      ref::CaseBuffers buf(c);
+      buf.fill_random(k);
+      buf.compute_reference(cublas());
+      const ref::GemmCase& t = buf.gemm_case();
+      buf.reset_c();
+      ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c(), /*tf32=*/true),
+                CUBLAS_STATUS_SUCCESS);
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const double cublas_err = buf.verify(ref::unit_roundoff(Math::Tf32)).rel_fro;
+      buf.reset_c();
+      Options o;
+      o.kernel = kinfo.slug;
+      o.math = kinfo.math;
+      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+                     t.beta, buf.c(), t.ldc, nullptr, o),
+                Status::Success)
+          << last_error();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const ref::Verdict v = buf.verify(ref::unit_roundoff(kinfo.math));
+      EXPECT_TRUE(v.pass) << kinfo.slug << " " << m << "x" << n << "x" << k << ": " << v.detail;
+      EXPECT_LE(v.rel_fro, 2.0 * cublas_err)
+          << kinfo.slug << " " << m << "x" << n << "x" << k << ": rel. Frobenius error "
+          << v.rel_fro << " vs cuBLAS TF32 " << cublas_err;
+      std::printf("[accuracy] %s %lldx%lldx%lld: %.3e (cuBLAS TF32 %.3e)\n",
+                  std::string(kinfo.slug).c_str(), (long long)m, (long long)n, (long long)k,
+                  v.rel_fro, cublas_err);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace sgemm::test
