@@ -326,7 +326,6 @@ bool make_tensor_map(CUtensorMap* map, const float* x, std::int64_t rows, std::i
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-
 std::string_view why_not(const Canonical& p) {
   if (const auto reason = needs_sm90(p); !reason.empty()) return reason;
   if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
