@@ -6,11 +6,9 @@
 //   wgmma may come from registers, in any layout the threads can load. So this rung computes
 //   the transposed product, C^T = B^T A^T: B^T is the register operand (the wgmma M side, 64
 //   columns of C per consumer warpgroup) and A is the shared-memory operand (the wgmma N side,
-//   all kBM rows of C). TMA brings B in as it lies in memory, N-major; each consumer thread
-//   loads its fragment with two 8-byte shared loads per k8 step. In Tf32 mode B's tensor map is
-//   typed TFLOAT32, so the TMA has rounded it already and the loaded words go to the wgmma as
-//   they are; for 3xTF32 the TMA brings raw FP32 and each thread splits its fragment into big
-//   and small parts in registers.
+//   all kBM rows of C). TMA brings B in as it lies in memory, FP32 and N-major; each consumer
+//   thread loads its fragment with two 8-byte shared loads per k8 step and rounds it to TF32 —
+//   or, for 3xTF32, splits it into big and small parts — in registers.
 // - Which column of C a fragment row holds is ours to choose, as long as the epilogue agrees.
 //   Rows g and g + 8 of each warp's 16 hold two adjacent columns (one 8-byte load), and the 8
 //   pairs of a warp are spread over the 128-byte swizzle so that each half-warp's 16 loads hit
@@ -137,9 +135,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   };
   const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
 
-  // B^T's fragments of k-tile kt as TF32 (big: rounded by the TMA in Tf32 mode, here in 3xTF32
-  // mode) and, for 3xTF32, the rounded remainders (small). Per k8 step: rows {g, g + 8} at
-  // k = in_group, then at k = in_group + 4.
+  // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
+  // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
   const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
   auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
     const int s = kt % kStages;
@@ -152,13 +149,10 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       const float raw[4] = {lo.x, lo.y, hi.x, hi.y};
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
-        if constexpr (kMode == Tf32Mode::Tf32x3) {
-          const float rounded = to_tf32(raw[i]);
-          big[ks][i] = __float_as_uint(rounded);
+        const float rounded = to_tf32(raw[i]);
+        big[ks][i] = __float_as_uint(rounded);
+        if constexpr (kMode == Tf32Mode::Tf32x3)
           (*small)[ks][i] = __float_as_uint(to_tf32(raw[i] - rounded));
-        } else {
-          big[ks][i] = __float_as_uint(raw[i]);
-        }
       }
     }
   };
@@ -282,17 +276,14 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x kBK rows,
-// 128-byte swizzle, zeros past n and k: rounded to TF32 on the way in for Tf32 mode, raw FP32 for
-// 3xTF32 (the consumers split it).
-bool make_b_map(CUtensorMap* map, const Canonical& p, Tf32Mode mode) {
+// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x kBK rows, FP32
+// (the consumers round it), 128-byte swizzle, zeros past n and k.
+bool make_b_map(CUtensorMap* map, const Canonical& p) {
   const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.k)};
   const cuuint64_t strides[1] = {cuuint64_t(p.ldb) * 4};
   const cuuint32_t box[2] = {kBBox, kBK};
   const cuuint32_t element_strides[2] = {1, 1};
-  const CUtensorMapDataType type =
-      mode == Tf32Mode::Tf32 ? CU_TENSOR_MAP_DATA_TYPE_TFLOAT32 : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  return encode_tiled()(map, type, 2, const_cast<float*>(p.b), dims,
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p.b), dims,
                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
@@ -308,7 +299,7 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
                     : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
                                        Cfg::kBM, false)) &&
-      make_b_map(&tmap_b, p, kMode);
+      make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Cfg::Ring::kSmemBytes);
