@@ -22,8 +22,8 @@
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
 // - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
-//   into the next tile while the consumers store the last. When only a few tiles are left for a
-//   last round, their k-tiles are dealt out over all blocks instead (common/stream_k.cuh).
+//   into the next tile while the consumers store the last. When the tiles do not fill the last
+//   round, its tiles are split along k over all blocks (common/stream_k.cuh).
 // - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
 //   and ptxas does not keep those registers from being reused by later instructions (see
 //   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
