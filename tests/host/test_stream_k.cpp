@@ -53,23 +53,20 @@ std::int64_t check_schedule(const StreamK& s, std::int64_t tiles) {
   return units;
 }
 
-TEST(StreamK, PlanSplitsOnlySparseLastRounds) {
-  // 8192³ 3xTF32 on 132 SMs (128 x 128 tiles): 31 rounds and 4 tiles, split.
+TEST(StreamK, PlanSplitsOnlyWhenItPays) {
+  // 8192³ on 132 SMs: 3xTF32 (128 x 128 tiles) 31 rounds + 4 tiles; Tf32 (256 x 128) 15 + 68.
   StreamK s = StreamK::plan(4096, 256, 132);
   EXPECT_EQ(s.dp_tiles, 4092);
   EXPECT_EQ(s.sk_iters, 4 * 256);
-  // 16384³ Tf32 (256 x 128): 62 rounds and 8 tiles, split.
-  EXPECT_EQ(StreamK::plan(8192, 512, 132).sk_iters, 8 * 512);
-  // Last rounds more than a quarter full stay whole: 8192³ Tf32 (68 of 132), 4096³ both modes.
-  EXPECT_EQ(StreamK::plan(2048, 256, 132).sk_iters, 0);
-  EXPECT_EQ(StreamK::plan(1024, 128, 132).sk_iters, 0);
+  s = StreamK::plan(2048, 256, 132);
+  EXPECT_EQ(s.dp_tiles, 1980);
+  // 4096³ Tf32: 3 rounds + 116 tiles of 128 k-tiles: the 16 idle blocks' share is too small.
+  EXPECT_EQ(StreamK::plan(512, 128, 132).sk_iters, 0);
   EXPECT_EQ(StreamK::plan(512, 128, 132).dp_tiles, 512);
-  // Too shallow for the fixup to pay: 4 tiles of 32 k-tiles over 132 blocks.
-  EXPECT_EQ(StreamK::plan(136, 32, 132).sk_iters, 0);
-  EXPECT_EQ(StreamK::plan(136, 125, 132).sk_iters, 4 * 125);
-  // Whole rounds, fewer tiles than blocks: nothing to split.
+  // Whole rounds, fewer tiles than blocks, shallow k: nothing to split.
   EXPECT_EQ(StreamK::plan(264, 256, 132).sk_iters, 0);
   EXPECT_EQ(StreamK::plan(100, 256, 100).sk_iters, 0);
+  EXPECT_EQ(StreamK::plan(136, 8, 132).sk_iters, 0);
 }
 
 TEST(StreamK, PlannedSchedulesCoverEveryKTileOnce) {

@@ -41,16 +41,15 @@ struct StreamK {
   float* partials;        // 2 slots per block, each the partial sum of one tile
   int* arrivals;          // per split tile: blocks counted in so far, zero at launch
 
-  // Whether to split the last round. Measured (docs/perf-notes.md, runs 34-35): splitting a
-  // last round that is more than a quarter full made the kernel slower, not faster — with ~2
-  // blocks per split tile the blocks read A and B at unrelated k, and L2 stops serving them —
-  // so only a sparse last round is split (at most blocks / 4 tiles: the split tiles' k-tiles
-  // then go to many blocks each, consecutive in k). And only when every block gets at least
-  // two split k-tiles, so that the time saved exceeds the fixup's round trips to L2.
+  // Whether to split the last round: only when the idle time it saves (the idle blocks' share
+  // of a tile) outweighs writing and re-reading the partial sums, which costs about as much as
+  // kSplitCostKTiles k-tiles of work per block (a 256 x 128 partial in and out of L2 against
+  // one k-tile's ~1000 tensor-core clocks).
+  static constexpr int kSplitCostKTiles = 16;
   static StreamK plan(std::int64_t tiles, int k_tiles, int blocks) {
     const std::int64_t rem = tiles % blocks;
-    const bool split = rem > 0 && tiles >= blocks && 4 * rem <= blocks &&
-                       rem * std::int64_t(k_tiles) >= 2 * std::int64_t(blocks);
+    const bool split = rem > 0 && tiles >= blocks &&
+                       (blocks - rem) * std::int64_t(k_tiles) >= kSplitCostKTiles * blocks;
     return {split ? tiles - rem : tiles, split ? rem * k_tiles : 0, k_tiles, blocks, nullptr,
             nullptr};
   }
@@ -114,10 +113,9 @@ __device__ bool stream_k_fixup(const StreamK& s, const WorkUnit& u, float (&acc)
   sync();
   if (!*last) return false;
   __threadfence();  // the other blocks' partials, counted in before us, are visible
-  // Every owner's partial, this block's included, from the workspace in block order, 64 (or 32)
-  // accumulators per load batch: a sparse last round gives a tile dozens of owners, and each
-  // batch is a round trip to L2; more loads in flight beside acc would spill.
-  constexpr int kBatch = kAccs <= 64 ? kAccs : 32;
+  // Every owner's partial, this block's included, from the workspace in block order; a batch
+  // of accumulators at a time, so that only a batch of loads is in flight beside acc.
+  constexpr int kBatch = 16;
   static_assert(kAccs % kBatch == 0);
 #pragma unroll
   for (int i = 0; i < kAccs; i += kBatch) {
