@@ -176,25 +176,6 @@ TEST_P(CaseMatrix, SanitizerShapes) {
     }
 }
 
-// A few more output tiles than SMs, k deep enough for the persistent tensor-core rungs to split
-// their last round along k (common/stream_k.cuh): 1000 x n is SMs + 1..4 tiles of 256 x 128
-// (2 SMs + 2..8 of 128 x 128). k = 1000 leaves some blocks no split k-tile at all; k = 4000
-// gives every block a range that starts and ends inside tiles.
-TEST_P(CaseMatrix, SplitLastRound) {
-  int device = 0, sms = 0;
-  ASSERT_EQ(cudaGetDevice(&device), cudaSuccess);
-  ASSERT_EQ(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), cudaSuccess);
-  const KernelInfo& k = info(GetParam());
-  const std::int64_t n = 128 * (sms / 4 + 1) - 27;
-  std::uint64_t seed = 7000;
-  for (std::int64_t depth : {1000, 4000})
-    for (const Combo& combo : {kCombos[0], kCombos[5]}) {
-      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, 1000, n, depth, -0.5f, 0.75f};
-      check(with_lds(c, 0, k), seed++);
-      if (HasFailure()) return;
-    }
-}
-
 std::vector<std::string> all_slugs() {
   std::vector<std::string> slugs;
   for (const KernelInfo& k : kernels()) slugs.emplace_back(k.slug);

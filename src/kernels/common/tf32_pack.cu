@@ -8,6 +8,7 @@
 #include "kernels/common/operand.cuh"
 
 namespace sgemm::detail {
+namespace {
 
 // --- workspace -------------------------------------------------------------------------------
 
@@ -37,8 +38,6 @@ cudaError_t workspace_pool(cudaMemPool_t* pool) {
   *pool = pools[device];
   return errors[device];
 }
-
-namespace {
 
 // The flag gets a 256-byte slot so the operand buffers after it stay 256-byte aligned (TMA
 // needs 16, cp.async 16).

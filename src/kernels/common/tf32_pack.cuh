@@ -69,10 +69,6 @@ struct Tf32Direct {
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 
-// The stream-ordered memory pool of the current device that tf32_gemm's workspace (and any
-// scratch a tile launcher needs) comes from; it keeps freed memory for the next call.
-cudaError_t workspace_pool(cudaMemPool_t* pool);
-
 // Empty when tf32_gemm can handle p (grid limits of the pack and fallback kernels, TMA
 // coordinates), otherwise why not.
 std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode);

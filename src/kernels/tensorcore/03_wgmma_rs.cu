@@ -22,8 +22,7 @@
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
 //   k-tile's wgmmas run.
 // - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
-//   into the next tile while the consumers store the last. When the tiles do not fill the last
-//   round, its tiles are split along k over all blocks (common/stream_k.cuh).
+//   into the next tile while the consumers store the last.
 // - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
 //   and ptxas does not keep those registers from being reused by later instructions (see
 //   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
@@ -34,7 +33,6 @@
 #include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
-#include "kernels/common/stream_k.cuh"
 #include "kernels/common/tf32_pack.cuh"
 #include "kernels/common/wgmma.cuh"
 
@@ -71,8 +69,7 @@ using Fragments = std::uint32_t[kK8Steps][4];
 
 template <Tf32Mode kMode>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
-                                         const CUtensorMap& tmap_b, const Tf32Operands& ops,
-                                         const StreamK& sched) {
+                                         const CUtensorMap& tmap_b, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
@@ -85,6 +82,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  const std::int64_t tiles = tiles_m * tiles_n;
+  const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
@@ -95,13 +94,12 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     // boxes, each box 32 x 128 bytes in the 128-byte swizzle.
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      int it = 0;  // k-tiles loaded so far, over all of this block's units
-      WorkUnit u;
-      for (int j = 0; sched.unit(blockIdx.x, j, u); ++j) {
+      int it = 0;  // k-tiles loaded so far, over all of this block's tiles
+      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         std::int64_t tile_m, tile_n;
-        grouped_tile(u.tile, tiles_m, tiles_n, tile_m, tile_n);
+        grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
         const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
-        for (int kt = u.k_begin; kt < u.k_end; ++kt, ++it) {
+        for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
@@ -160,8 +158,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto release = [&](int kt) {
     if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
-  // One unit's k-loop (num_k_tiles k-tiles) into acc; ring index `first` holds its first.
-  auto mainloop = [&](int first, int num_k_tiles, float (&acc)[kAccs]) {
+  // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
+  auto mainloop = [&](int first, float (&acc)[kAccs]) {
     if constexpr (kMode == Tf32Mode::Tf32x3) {
       float fresh[kAccs] = {};
       // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
@@ -235,23 +233,14 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     }
   };
 
-  // The block's units in turn; `first` is the ring index of the unit's first k-tile. A unit
-  // that covers part of its tile goes through the Stream-K fixup; the block that completes the
-  // tile stores it.
-  __shared__ int last_in;
-  auto consumers_sync = [] { asm volatile("bar.sync 1, %0;" ::"n"(kConsumers * kWarpgroup)); };
-  const int consumer_thread = threadIdx.x - kWarpgroup;
+  // The block's tiles in turn; `first` is the ring index of the tile's k-tile 0.
   int first = 0;
-  WorkUnit u;
-  for (int j = 0; sched.unit(blockIdx.x, j, u); ++j, first += u.k_end - u.k_begin) {
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, first += num_k_tiles) {
     std::int64_t tile_m, tile_n;
-    grouped_tile(u.tile, tiles_m, tiles_n, tile_m, tile_n);
+    grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
     float acc[kAccs] = {};
-    mainloop(first, u.k_end - u.k_begin, acc);
-    if ((u.k_begin == 0 && u.k_end == sched.k_tiles) ||
-        stream_k_fixup(sched, u, acc, consumer_thread, kConsumers * kWarpgroup, consumers_sync,
-                       &last_in))
-      store_tile(tile_m, tile_n, acc);
+    mainloop(first, acc);
+    store_tile(tile_m, tile_n, acc);
   }
 }
 
@@ -260,17 +249,16 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                  const __grid_constant__ CUtensorMap tmap_b,
-                                 const Tf32Operands ops, const StreamK sched) {
+                                 const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_b, ops, sched);
+  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_b, ops);
 #endif
 }
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
-                               const __grid_constant__ CUtensorMap tmap_b, const Tf32Operands ops,
-                               const StreamK sched) {
+                               const __grid_constant__ CUtensorMap tmap_b, const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_b, ops, sched);
+  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_b, ops);
 #endif
 }
 
@@ -305,34 +293,12 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
                                              Cfg::Ring::kSmemBytes);
       err != cudaSuccess)
     return err;
-  // Persistent: one block per SM at most, each walking its share of the tiles, the last
-  // round's split along k when that pays (stream_k.cuh).
+  // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
   const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  StreamK sched = StreamK::plan(tiles, int(ops.kp / kBK), int(blocks));
-  void* scratch = nullptr;
-  if (sched.sk_iters > 0) {
-    const std::int64_t partial_bytes = 2 * blocks * Cfg::kBM * kBN * std::int64_t(sizeof(float));
-    const std::int64_t arrival_bytes = sched.split_tiles() * std::int64_t(sizeof(int));
-    cudaMemPool_t pool;
-    if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-    if (cudaError_t err = cudaMallocFromPoolAsync(
-            &scratch, std::size_t(partial_bytes + arrival_bytes), pool, stream);
-        err != cudaSuccess)
-      return err;
-    sched.partials = static_cast<float*>(scratch);
-    sched.arrivals = reinterpret_cast<int*>(static_cast<char*>(scratch) + partial_bytes);
-  }
-  cudaError_t err = scratch ? cudaMemsetAsync(sched.arrivals, 0,
-                                              std::size_t(sched.split_tiles()) * sizeof(int), stream)
-                            : cudaSuccess;
-  if (err == cudaSuccess) {
-    kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(
-        p, tmap_a, tmap_b, ops, sched);
-    err = cudaGetLastError();
-  }
-  const cudaError_t free_err = scratch ? cudaFreeAsync(scratch, stream) : cudaSuccess;
-  return err != cudaSuccess ? err : free_err;
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
+                                                                              ops);
+  return cudaGetLastError();
 }
 
 template <Tf32Mode kMode>
