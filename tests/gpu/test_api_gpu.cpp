@@ -148,31 +148,42 @@ TEST(Api, ConcurrentCallers) {
   }
 }
 
+// The kernel and cuBLAS (SGEMM, or TF32 when `cublas_tf32`) on the same random inputs, each
+// checked against the float64 reference. Fatal failures are left for the caller to see.
+void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64_t seed,
+                    bool cublas_tf32, ref::Verdict& ours, double& cublas_err) {
+  ref::CaseBuffers buf(c);
+  buf.fill_random(seed);
+  buf.compute_reference(cublas());
+  const ref::GemmCase& t = buf.gemm_case();
+  buf.reset_c();
+  ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c(), cublas_tf32),
+            CUBLAS_STATUS_SUCCESS);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  cublas_err = buf.verify(ref::unit_roundoff(cublas_tf32 ? Math::Tf32 : Math::Fp32)).rel_fro;
+  buf.reset_c();
+  Options o;
+  o.kernel = kinfo.slug;
+  o.math = kinfo.math;
+  ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+                 t.beta, buf.c(), t.ldc, nullptr, o),
+            Status::Success)
+      << last_error();
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  ours = buf.verify(ref::unit_roundoff(kinfo.math));
+}
+
 // The 3xTF32 rule: relative Frobenius error at most 2x cuBLAS SGEMM's on the same inputs, and
 // at most cuBLAS SGEMM's once K >= 1024. Checked for every 3xTF32 kernel.
 TEST(Api, Tf32x3AccuracyAgainstCublasSgemm) {
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math != Math::Fp32Tf32x3) continue;
     for (std::int64_t k : {64, 256, 1024, 4096, 16384}) {
-      ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, 512, 384, k, 1.0f, 0.0f};
-      ref::CaseBuffers buf(c);
-      buf.fill_random(k);
-      buf.compute_reference(cublas());
-      const ref::GemmCase& t = buf.gemm_case();
-      buf.reset_c();
-      ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c()), CUBLAS_STATUS_SUCCESS);
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      const double cublas_err = buf.verify(ref::unit_roundoff(Math::Fp32)).rel_fro;
-      buf.reset_c();
-      Options o;
-      o.kernel = kinfo.slug;
-      o.math = kinfo.math;
-      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
-                     t.beta, buf.c(), t.ldc, nullptr, o),
-                Status::Success)
-          << last_error();
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      const ref::Verdict v = buf.verify(ref::unit_roundoff(kinfo.math));
+      ref::Verdict v;
+      double cublas_err = 0;
+      against_cublas(kinfo, {Layout::RowMajor, Op::N, Op::N, 512, 384, k, 1.0f, 0.0f}, k,
+                     /*cublas_tf32=*/false, v, cublas_err);
+      if (HasFatalFailure()) return;
       EXPECT_TRUE(v.pass) << kinfo.slug << " K=" << k << ": " << v.detail;
       const double limit = (k >= 1024 ? 1.0 : 2.0) * cublas_err;
       EXPECT_LE(v.rel_fro, limit) << kinfo.slug << " K=" << k << ": rel. Frobenius error "
@@ -192,26 +203,11 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
     if (kinfo.math != Math::Tf32) continue;
     for (auto [m, n, k] :
          {std::array<std::int64_t, 3>{512, 384, 4096}, std::array<std::int64_t, 3>{4096, 2048, 256}}) {
-      ref::GemmCase c{Layout::RowMajor, Op::N, Op::N, m, n, k, 1.0f, 0.0f};
-      ref::CaseBuffers buf(c);
-      buf.fill_random(k);
-      buf.compute_reference(cublas());
-      const ref::GemmCase& t = buf.gemm_case();
-      buf.reset_c();
-      ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c(), /*tf32=*/true),
-                CUBLAS_STATUS_SUCCESS);
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      const double cublas_err = buf.verify(ref::unit_roundoff(Math::Tf32)).rel_fro;
-      buf.reset_c();
-      Options o;
-      o.kernel = kinfo.slug;
-      o.math = kinfo.math;
-      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
-                     t.beta, buf.c(), t.ldc, nullptr, o),
-                Status::Success)
-          << last_error();
-      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      const ref::Verdict v = buf.verify(ref::unit_roundoff(kinfo.math));
+      ref::Verdict v;
+      double cublas_err = 0;
+      against_cublas(kinfo, {Layout::RowMajor, Op::N, Op::N, m, n, k, 1.0f, 0.0f}, k,
+                     /*cublas_tf32=*/true, v, cublas_err);
+      if (HasFatalFailure()) return;
       EXPECT_TRUE(v.pass) << kinfo.slug << " " << m << "x" << n << "x" << k << ": " << v.detail;
       EXPECT_LE(v.rel_fro, 2.0 * cublas_err)
           << kinfo.slug << " " << m << "x" << n << "x" << k << ": rel. Frobenius error "
