@@ -142,12 +142,17 @@ class Vec4TileLoader {
   // checks or branches.
   __device__ __forceinline__ void load(int k_left) {
     if (o_left_ == BO && k_left == BK) {
-#pragma unroll
-      for (int i = 0; i < kChunks; ++i) chunk_[i] = *reinterpret_cast<const float4*>(address(i));
+      load_whole();
     } else {
 #pragma unroll
       for (int i = 0; i < kChunks; ++i) load_checked(i, k_left);
     }
+  }
+
+  // load() for a K-tile known to lie wholly inside X: no checks.
+  __device__ __forceinline__ void load_whole() {
+#pragma unroll
+    for (int i = 0; i < kChunks; ++i) chunk_[i] = *reinterpret_cast<const float4*>(address(i));
   }
 
   __device__ __forceinline__ void advance() { src_ += KMajor ? std::int64_t(BK) : BK * ld_; }
@@ -178,16 +183,13 @@ class Vec4TileLoader {
   __device__ __forceinline__ void load_checked(int i, int k_left) {
     const int o = o0_ + kDeltaO(i), kk = kk0_ + kDeltaK(i);
     const float* src = address(i);
-    // Elements inside X along the chunk (0..4), and whether its row is inside X at all.
-    const int along = KMajor ? k_left - kk : o_left_ - o;
-    const bool row_inside = KMajor ? o < o_left_ : kk < k_left;
-    if (row_inside && along >= 4) {
+    // How many of the chunk's four elements lie inside X: always a prefix of the chunk.
+    const int inside = KMajor ? (o < o_left_ ? k_left - kk : 0) : (kk < k_left ? o_left_ - o : 0);
+    if (inside >= 4) {
       chunk_[i] = *reinterpret_cast<const float4*>(src);
     } else {
-      chunk_[i].x = row_inside && along > 0 ? src[0] : 0.0f;
-      chunk_[i].y = row_inside && along > 1 ? src[1] : 0.0f;
-      chunk_[i].z = row_inside && along > 2 ? src[2] : 0.0f;
-      chunk_[i].w = row_inside && along > 3 ? src[3] : 0.0f;
+      chunk_[i] = {inside > 0 ? src[0] : 0.0f, inside > 1 ? src[1] : 0.0f,
+                   inside > 2 ? src[2] : 0.0f, 0.0f};
     }
   }
 

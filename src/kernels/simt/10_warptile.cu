@@ -28,8 +28,11 @@
 //    other waits at a barrier.
 //  - Global latency. The next K-tile's global loads are issued before the current tile's
 //    arithmetic and only written to shared memory after it: the several hundred cycles of L2/HBM
-//    latency run under 16 k-steps of FFMA instead of stalling the block. (Rung 11 goes on to
-//    double-buffer shared memory, which also removes one of the two barriers.)
+//    latency run under 16 k-steps of FFMA instead of stalling the block. Only a tile wholly
+//    inside A and B is fetched so; one on an edge (a partial last K-tile, a block on the edge of
+//    C) is fetched after the arithmetic, unhidden: its bounds checks in the loop took the registers
+//    to exactly 128, where another ptxas build spilled. (Rung 11 goes on to double-buffer shared
+//    memory, which also removes one of the two barriers.)
 //
 // The warp's stores of C are float4 along rows: 8 lanes write 128 contiguous bytes.
 // Operands, edges and alignment are handled as in rungs 06-09 (common/tile_loader.cuh):
@@ -87,11 +90,13 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
     a_tile.template store<LayoutA>(sA);
     b_tile.template store<LayoutB>(sB);
     __syncthreads();
-    if (k0 + kBK < p.k) {  // prefetch the next K-tile; its registers are free again after store
+    const int next_k_left = rows_inside(p.k - k0 - kBK, kBK);  // <= 0: none
+    const bool prefetch = next_k_left == kBK && m_left == kBM && n_left == kBN;
+    if (prefetch) {  // the next K-tile, under this one's arithmetic: its registers are free again
       a_tile.advance();
       b_tile.advance();
-      a_tile.load(rows_inside(p.k - k0 - kBK, kBK));
-      b_tile.load(rows_inside(p.k - k0 - kBK, kBK));
+      a_tile.load_whole();
+      b_tile.load_whole();
     }
 #pragma unroll
     for (int kk = 0; kk < kBK; ++kk) {
@@ -112,6 +117,12 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
         for (int i = 0; i < kTM; ++i) acc[i][j] += a[i] * b[j];
     }
     __syncthreads();
+    if (next_k_left > 0 && !prefetch) {  // a tile on an edge of A or B: fetched here, unhidden
+      a_tile.advance();
+      b_tile.advance();
+      a_tile.load(next_k_left);
+      b_tile.load(next_k_left);
+    }
   }
 
 #pragma unroll
