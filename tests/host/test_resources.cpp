@@ -52,8 +52,8 @@ constexpr Claim kClaims[] = {
     {"simt-03", kFfma},
     {"simt-04", kFfma},
     {"simt-05", kFfma | kNoSpill},
-    {"simt-06", kFfma | kNoSpill | kLds128},
-    {"simt-07", kFfma | kNoSpill | kLds128},
+    {"simt-06", kFfma | kNoSpill | kLds128, 128},  // __launch_bounds__(256, 2)
+    {"simt-07", kFfma | kNoSpill | kLds128, 128},  // __launch_bounds__(256, 2)
     {"simt-08", kFfma | kNoSpill | kLds128, 128},  // __launch_bounds__(256, 2): 65536 / 512
     {"simt-09", kFfma | kNoSpill | kLds128},
     {"simt-10", kFfma | kNoSpill | kLds128},

@@ -20,7 +20,7 @@ namespace sgemm::detail {
 namespace {
 
 template <bool AKMajor, bool BKMajor>
-__global__ void __launch_bounds__(kThreads) simt_06_vectorized_kernel(Canonical p) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_06_vectorized_kernel(Canonical p) {
   vectorized_block_tile<KOuterLayout<kBM>, KOuterLayout<kBN>, AKMajor, BKMajor>(p);
 }
 

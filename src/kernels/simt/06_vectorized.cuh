@@ -20,6 +20,9 @@ namespace {
 constexpr int kBM = 128, kBN = 128, kBK = 8;
 constexpr int kTM = 8, kTN = 8;
 constexpr int kThreads = kBM / kTM * (kBN / kTN);  // 256: a 16 x 16 grid of thread tiles
+// Two blocks per SM, so one computes while the other waits at a barrier: that holds only at
+// 128 registers or fewer (65536 / (2 x 256)), so the launch bound says it and ptxas keeps to it.
+constexpr int kBlocksPerSM = 2;
 
 __device__ __forceinline__ float4 lds128(const float* s) {
   return *reinterpret_cast<const float4*>(s);

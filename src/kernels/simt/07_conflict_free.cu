@@ -34,7 +34,7 @@ struct SwizzledLayout {
 };
 
 template <bool AKMajor, bool BKMajor>
-__global__ void __launch_bounds__(kThreads) simt_07_conflict_free_kernel(Canonical p) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_07_conflict_free_kernel(Canonical p) {
   vectorized_block_tile<SwizzledLayout<kBM + 4>, SwizzledLayout<kBN + 4>, AKMajor, BKMajor>(p);
 }
 
