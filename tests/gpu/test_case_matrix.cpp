@@ -135,33 +135,44 @@ TEST_P(CaseMatrix, AlphaBeta) {
 }
 
 // NaN and Inf in A and B propagate as IEEE float32 arithmetic does (including Inf * 0 = NaN
-// and Inf - Inf = NaN), in both layouts.
+// and Inf - Inf = NaN), in both layouts, with beta != 0 and beta == 0 (where C is not read and
+// a kernel may find the values late: tc-03 tests B inside its tile kernel), in A and B or in B
+// alone.
 TEST_P(CaseMatrix, NanInfPropagation) {
   const KernelInfo& k = info(GetParam());
-  for (const Combo& combo : {kCombos[0], kCombos[7]}) {
-    ref::GemmCase c = with_lds({combo.layout, combo.op_a, combo.op_b, 67, 45, 33, 1.0f, 0.5f}, 0, k);
-    if (!k.supports(problem_of(c))) continue;
-    ref::CaseBuffers buf(c);
-    buf.fill_random(77);
-    buf.poke(0, 3, 5, std::numeric_limits<float>::quiet_NaN());   // row 3 of C: NaN
-    buf.poke(1, 7, 9, std::numeric_limits<float>::infinity());    // column 9: +-Inf
-    buf.poke(0, 10, 2, -std::numeric_limits<float>::infinity());  // row 10: -+Inf ...
-    buf.poke(1, 2, 11, std::numeric_limits<float>::infinity());   // ... C(10, 11): -Inf
-    buf.poke(1, 2, 12, -std::numeric_limits<float>::infinity());  // C(10, 12): +Inf
-    buf.poke(1, 2, 13, 0.0f);                                     // C(10, 13): -Inf * 0 = NaN
-    buf.poke(0, 20, 2, std::numeric_limits<float>::infinity());   // C(20, 11): +Inf, and with
-    buf.poke(0, 20, 7, -std::numeric_limits<float>::infinity());  // B(7, 9) = Inf: C(20, 9) NaN
-    buf.compute_reference(cublas());
-    buf.reset_c();
-    const ref::GemmCase& t = buf.gemm_case();
-    ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
-                   t.beta, buf.c(), t.ldc, nullptr, options()),
-              Status::Success)
-        << last_error();
-    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-    const ref::Verdict v = buf.verify(ref::unit_roundoff(k.math));
-    EXPECT_TRUE(v.pass) << GetParam() << " on " << ref::describe(t) << ": " << v.detail;
-  }
+  for (const Combo& combo : {kCombos[0], kCombos[7]})
+    for (float beta : {0.5f, 0.0f})
+      for (bool in_a : {true, false}) {
+        ref::GemmCase c =
+            with_lds({combo.layout, combo.op_a, combo.op_b, 67, 45, 33, 1.0f, beta}, 0, k);
+        if (!k.supports(problem_of(c))) continue;
+        ref::CaseBuffers buf(c);
+        buf.fill_random(77);
+        const float inf = std::numeric_limits<float>::infinity();
+        buf.poke(1, 7, 9, inf);    // column 9 of C: +-Inf
+        buf.poke(1, 2, 11, inf);   // columns 11 and 12: +-Inf
+        buf.poke(1, 2, 12, -inf);
+        buf.poke(1, 2, 13, 0.0f);
+        if (in_a) {
+          buf.poke(0, 3, 5, std::numeric_limits<float>::quiet_NaN());  // row 3 of C: NaN
+          buf.poke(0, 10, 2, -inf);  // row 10: -+Inf; C(10, 11) -Inf, C(10, 12) +Inf,
+                                     // C(10, 13) = -Inf * 0 = NaN
+          buf.poke(0, 20, 2, inf);   // C(20, 11): +Inf, and with
+          buf.poke(0, 20, 7, -inf);  // B(7, 9) = Inf: C(20, 9) = Inf - Inf = NaN
+        }
+        buf.compute_reference(cublas());
+        buf.reset_c();
+        const ref::GemmCase& t = buf.gemm_case();
+        ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(),
+                       t.ldb, t.beta, buf.c(), t.ldc, nullptr, options()),
+                  Status::Success)
+            << last_error();
+        ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        const ref::Verdict v = buf.verify(ref::unit_roundoff(k.math));
+        EXPECT_TRUE(v.pass) << GetParam() << " on " << ref::describe(t)
+                            << (in_a ? ", Inf/NaN in A and B: " : ", Inf in B only: ")
+                            << v.detail;
+      }
 }
 
 // Small odd shapes for compute-sanitizer (scripts/gpu-check runs this filter under memcheck,

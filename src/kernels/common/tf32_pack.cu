@@ -47,10 +47,6 @@ std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * 
 
 // --- packing ---------------------------------------------------------------------------------
 
-// NaN fails the comparison too. Below 2^48 every product of two inputs stays below 2^96 and
-// every sum of up to 2^31 of them below FLT_MAX, so no part of the split overflows.
-__device__ __forceinline__ bool splittable(float v) { return fabsf(v) < 0x1p48f; }
-
 constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads
 constexpr int kPackRowsPerPass = 8;
 
@@ -128,10 +124,14 @@ cudaError_t scan(StridedOperand x, std::int64_t rows, std::int64_t cols, int* no
 
 // --- the FP32 fallback -----------------------------------------------------------------------
 
-// A plain 64 x 64 shared-memory tiled FFMA kernel, 4 x 4 results per thread. It runs after
-// the tile kernel of every 3xTF32 call and returns at once unless the pack raised the flag;
-// with no flag (k < kMinSplitK) it always computes.
+// A plain 64 x 64 shared-memory tiled FFMA kernel, 4 x 4 results per thread, each block
+// striding over the tiles of C. It runs after the tile kernel of every 3xTF32 call and returns
+// at once unless the flag was raised; with no flag (k < kMinSplitK) it always computes.
 constexpr int kFbTile = 64, kFbK = 16, kFbThreads = 256, kFbSide = 16;
+// Blocks per SM when the flag decides: a grid of one block per tile (16384 at 8192³) took
+// 15 us just to start and leave (run 44); a few per SM leave in a fraction of that.
+constexpr int kFbBlocksPerSm = 4;
+constexpr std::int64_t kFbMaxBlocks = std::int64_t(1) << 20;
 
 __global__ void __launch_bounds__(kFbThreads) tc_fallback_kernel(Canonical p, StridedOperand a,
                                                                   StridedOperand b,
@@ -141,49 +141,56 @@ __global__ void __launch_bounds__(kFbThreads) tc_fallback_kernel(Canonical p, St
   __shared__ float sB[kFbK][kFbTile];  // sB[kk][c] = B(k0 + kk, col0 + c)
 
   const int tid = threadIdx.x, tx = tid % kFbSide, ty = tid / kFbSide;
-  const std::int64_t row0 = std::int64_t(blockIdx.y) * kFbTile;
-  const std::int64_t col0 = std::int64_t(blockIdx.x) * kFbTile;
   const bool a_k_contiguous = a.col_stride == 1, b_k_contiguous = b.row_stride == 1;
+  const std::int64_t tiles_n = (p.n + kFbTile - 1) / kFbTile;
+  const std::int64_t tiles = tiles_n * ((p.m + kFbTile - 1) / kFbTile);
 
-  float acc[4][4] = {};
-  for (std::int64_t k0 = 0; k0 < p.k; k0 += kFbK) {
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const std::int64_t row0 = tile / tiles_n * kFbTile, col0 = tile % tiles_n * kFbTile;
+    float acc[4][4] = {};
+    for (std::int64_t k0 = 0; k0 < p.k; k0 += kFbK) {
 #pragma unroll
-    for (int i = 0; i < kFbK * kFbTile / kFbThreads; ++i) {
-      // Consecutive threads follow the contiguous dimension of each operand.
-      const int e = tid + i * kFbThreads;
-      const int a_r = a_k_contiguous ? e / kFbK : e % kFbTile;
-      const int a_k = a_k_contiguous ? e % kFbK : e / kFbTile;
-      sA[a_k][a_r] = (row0 + a_r < p.m && k0 + a_k < p.k) ? a(row0 + a_r, k0 + a_k) : 0.0f;
-      const int b_c = b_k_contiguous ? e / kFbK : e % kFbTile;
-      const int b_k = b_k_contiguous ? e % kFbK : e / kFbTile;
-      sB[b_k][b_c] = (k0 + b_k < p.k && col0 + b_c < p.n) ? b(k0 + b_k, col0 + b_c) : 0.0f;
-    }
-    __syncthreads();
-#pragma unroll
-    for (int kk = 0; kk < kFbK; ++kk) {
-#pragma unroll
-      for (int i = 0; i < 4; ++i) {
-#pragma unroll
-        for (int j = 0; j < 4; ++j)
-          acc[i][j] = fmaf(sA[kk][ty + i * kFbSide], sB[kk][tx + j * kFbSide], acc[i][j]);
+      for (int i = 0; i < kFbK * kFbTile / kFbThreads; ++i) {
+        // Consecutive threads follow the contiguous dimension of each operand.
+        const int e = tid + i * kFbThreads;
+        const int a_r = a_k_contiguous ? e / kFbK : e % kFbTile;
+        const int a_k = a_k_contiguous ? e % kFbK : e / kFbTile;
+        sA[a_k][a_r] = (row0 + a_r < p.m && k0 + a_k < p.k) ? a(row0 + a_r, k0 + a_k) : 0.0f;
+        const int b_c = b_k_contiguous ? e / kFbK : e % kFbTile;
+        const int b_k = b_k_contiguous ? e % kFbK : e / kFbTile;
+        sB[b_k][b_c] = (k0 + b_k < p.k && col0 + b_c < p.n) ? b(k0 + b_k, col0 + b_c) : 0.0f;
       }
+      __syncthreads();
+#pragma unroll
+      for (int kk = 0; kk < kFbK; ++kk) {
+#pragma unroll
+        for (int i = 0; i < 4; ++i) {
+#pragma unroll
+          for (int j = 0; j < 4; ++j)
+            acc[i][j] = fmaf(sA[kk][ty + i * kFbSide], sB[kk][tx + j * kFbSide], acc[i][j]);
+        }
+      }
+      __syncthreads();
     }
-    __syncthreads();
-  }
 #pragma unroll
-  for (int i = 0; i < 4; ++i) {
-    const std::int64_t row = row0 + ty + i * kFbSide;
+    for (int i = 0; i < 4; ++i) {
+      const std::int64_t row = row0 + ty + i * kFbSide;
 #pragma unroll
-    for (int j = 0; j < 4; ++j) {
-      const std::int64_t col = col0 + tx + j * kFbSide;
-      if (row < p.m && col < p.n) store_c(p.c + row * p.ldc + col, acc[i][j], p.alpha, p.beta);
+      for (int j = 0; j < 4; ++j) {
+        const std::int64_t col = col0 + tx + j * kFbSide;
+        if (row < p.m && col < p.n) store_c(p.c + row * p.ldc + col, acc[i][j], p.alpha, p.beta);
+      }
     }
   }
 }
 
 cudaError_t fp32_fallback(const Canonical& p, const int* nonfinite, cudaStream_t stream) {
-  const dim3 grid(ceil_div(p.n, kFbTile), ceil_div(p.m, kFbTile));
-  tc_fallback_kernel<<<grid, kFbThreads, 0, stream>>>(p, operand_a(p), operand_b(p), nonfinite);
+  const std::int64_t tiles = ceil_div(p.n, kFbTile) * ceil_div(p.m, kFbTile);
+  const std::int64_t cap =
+      nonfinite != nullptr ? kFbBlocksPerSm * std::int64_t(std::max(device_sm_count(), 1))
+                           : kFbMaxBlocks;
+  const unsigned blocks = unsigned(std::min(tiles, cap));
+  tc_fallback_kernel<<<blocks, kFbThreads, 0, stream>>>(p, operand_a(p), operand_b(p), nonfinite);
   return cudaGetLastError();
 }
 
@@ -204,15 +211,14 @@ bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t k) {
 
 }  // namespace
 
-std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode) {
+std::string_view tf32_why_not(const Canonical& p) {
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
   const std::int64_t kp = round_up(p.k, kPackTileK);
   if (kp / kPackTile > 65535) return "k exceeds the packing pass's grid";
   // TMA coordinates and the tile kernels' 32-bit row offsets: parts * rows < 2^31.
   if (2 * mp >= (std::int64_t(1) << 31) || 2 * np >= (std::int64_t(1) << 31))
     return "m or n exceeds the tensor-core rungs' 32-bit tile coordinates";
-  if (mode == Tf32Mode::Tf32x3) return needs_grid(ceil_div(p.n, kFbTile), ceil_div(p.m, kFbTile));
-  return {};
+  return {};  // the fallback's grid strides over C's tiles: it fits any shape
 }
 
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
@@ -245,10 +251,10 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
     err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
     if (err == cudaSuccess)
       err = pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp, nonfinite, stream);
-    if (err == cudaSuccess)
-      err = b_direct ? scan(operand_b(p), p.k, p.n, nonfinite, stream)
-                     : pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp,
-                                              nonfinite, stream);
+    if (err == cudaSuccess && !b_direct)
+      err = pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite, stream);
+    else if (err == cudaSuccess && !(direct.b_checked && p.beta == 0.0f))
+      err = scan(operand_b(p), p.k, p.n, nonfinite, stream);
   } else {
     if (!a_direct)
       err = pack<Tf32Mode::Tf32>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);

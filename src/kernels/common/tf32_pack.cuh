@@ -8,11 +8,13 @@
 //   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
 //      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
 //      aligned tiles with no edge checks and both operands are zero past K. An operand the
-//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode it is only scanned;
+//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode it is only scanned, or
+//      not even that where the tile kernel checks it and nothing reads C (Tf32Direct::b_checked);
 //   3. the rung's own tile kernel (launch_tiles);
-//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack or scan saw a value
-//      the split cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes all of C with
-//      FP32 FMA (and the tile kernel, reading the same flag, did nothing);
+//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack, the scan or the tile
+//      kernel saw a value the split cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes
+//      all of C with FP32 FMA (and the tile kernel, reading the same flag, did nothing, or with
+//      beta == 0 wrote values the fallback overwrites);
 //   5. the workspace goes back to a library-owned memory pool that keeps its memory, so the
 //      steady state never allocates from the device.
 //
@@ -43,6 +45,11 @@ __device__ __forceinline__ float to_tf32(float x) {
   return __uint_as_float(bits);
 }
 
+// Whether the 3xTF32 split carries x. NaN fails the comparison too. Below 2^48 every product of
+// two inputs stays below 2^96 and every sum of up to 2^31 of them below FLT_MAX, so no part of
+// the split overflows.
+__device__ __forceinline__ bool splittable(float x) { return fabsf(x) < 0x1p48f; }
+
 // The operands as the tile kernels see them. Packed: part 0 is the big part, part 1 (3xTF32
 // only) the small part, element (r, p) of part q at x[(q * rows_p + r) * kp + p].
 // Direct (only as the launcher's Tf32Direct asks): the user's own matrix as Canonical
@@ -50,7 +57,7 @@ __device__ __forceinline__ float to_tf32(float x) {
 struct Tf32Operands {
   const float* a;  // A: parts x mp x kp, or the user's A when a_direct
   const float* b;  // B^T: parts x np x kp, or the user's B when b_direct
-  const int* nonfinite;  // 3xTF32: nonzero when the split cannot be trusted; null for Tf32
+  int* nonfinite;  // 3xTF32: nonzero when the split cannot be trusted; null for Tf32
   std::int64_t mp, np, kp;
   bool a_direct, b_direct;
 };
@@ -66,12 +73,16 @@ struct Tf32Direct {
   // Every mode: B as it is (the launcher's why_not vouches for its layout). The launcher rounds
   // or splits it itself; in 3xTF32 mode B is scanned for values the split cannot carry.
   bool b_always = false;
+  // 3xTF32 with B in place: the tile kernel tests every value of B it splits and raises the
+  // flag itself. Used only when beta == 0: nothing reads C then, so the fallback can overwrite
+  // what the tile kernel wrote, and the scan (a pass over B) is skipped.
+  bool b_checked = false;
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 
-// Empty when tf32_gemm can handle p (grid limits of the pack and fallback kernels, TMA
-// coordinates), otherwise why not.
-std::string_view tf32_why_not(const Canonical& p, Tf32Mode mode);
+// Empty when tf32_gemm can handle p (the pack kernel's grid, TMA coordinates), otherwise why
+// not.
+std::string_view tf32_why_not(const Canonical& p);
 
 // Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
 // Operands that `direct` lets through are passed to launch_tiles as the user's matrices.
@@ -80,8 +91,11 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
 
 // Output tile (tile_m, tile_n) of the block with linear index `linear`: blocks run down columns
 // of tiles within groups of kTileGroupM tile rows, so the blocks resident at one time share
-// a few panels of A and B in L2 instead of streaming all of B once per tile row.
-inline constexpr int kTileGroupM = 16;
+// a few panels of A and B in L2 instead of streaming all of B once per tile row. With 132 SMs
+// a wave covers 8 x 16.5 tiles, which fetches the fewest A and B bytes per k-tile when an A
+// tile row weighs twice a B tile column (as in tc-03); measured in docs/perf-notes.md (runs
+// 43-44: at 8192³ half the DRAM traffic of 16 rows, and a higher clock under the power limit).
+inline constexpr int kTileGroupM = 8;
 __device__ __forceinline__ void grouped_tile(std::int64_t linear, std::int64_t tiles_m,
                                              std::int64_t tiles_n, std::int64_t& tile_m,
                                              std::int64_t& tile_n) {

@@ -223,7 +223,7 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
 
 template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p) {
-  if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
+  if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), 1);
 }
 

@@ -219,7 +219,7 @@ template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p) {
   if (std::string_view r = needs_sm90(p); !r.empty()) return r;
   if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
-  if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
+  if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), 1);
 }
 

@@ -20,7 +20,9 @@
 //   first (their sum stays small, so it keeps its low bits), then big*big; the fresh sum is
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
 //   two leaves room for the next k-tile's fragments, which are loaded and split while this
-//   k-tile's wgmmas run.
+//   k-tile's wgmmas run. Every value of B passes through some thread's split, so the threads
+//   also test B for values the split cannot carry and raise the fallback's flag; with beta == 0
+//   that replaces the pass over B before the call (Tf32Direct::b_checked).
 // - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
 //   into the next tile while the consumers store the last.
 // - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
@@ -136,6 +138,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
   const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
+  bool unsplittable = false;  // 3xTF32: this thread has split a value of B it cannot carry
   auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
     const int s = kt % kStages;
     mbar_wait(ring.full(s), (kt / kStages) & 1);
@@ -149,8 +152,10 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       for (int i = 0; i < 4; ++i) {
         const float rounded = to_tf32(raw[i]);
         big[ks][i] = __float_as_uint(rounded);
-        if constexpr (kMode == Tf32Mode::Tf32x3)
+        if constexpr (kMode == Tf32Mode::Tf32x3) {
           (*small)[ks][i] = __float_as_uint(to_tf32(raw[i] - rounded));
+          unsplittable |= !splittable(raw[i]);
+        }
       }
     }
   };
@@ -242,6 +247,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     mainloop(first, acc);
     store_tile(tile_m, tile_n, acc);
   }
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    if (__any_sync(0xffffffffu, unsplittable) && lane == 0) *ops.nonfinite = 1;
+  }
 }
 
 #endif  // sm_90a device code
@@ -310,14 +318,15 @@ std::string_view why_not(const Canonical& p) {
            "op(A) = A); tc-02 takes the other layouts";
   if (!aligned16(p.b) || p.ldb % 4 != 0)
     return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
-  if (std::string_view r = tf32_why_not(p, kMode); !r.empty()) return r;
+  if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
 }
 
 template <Tf32Mode kMode>
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   // B always in place; A in place when K-major in Tf32 mode, packed otherwise.
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, {.k_major = true, .b_always = true});
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream,
+                   {.k_major = true, .b_always = true, .b_checked = true});
 }
 
 // For `auto` in Tf32 mode: rung 03 ran 1.0-1.5x rung 02 at every measured shape with k up to
