@@ -39,12 +39,17 @@ __device__ float uniform_pm1(std::uint64_t seed, std::int64_t pos) {
 }
 
 // Fills an allocation: random values at the matrix's positions, `outside` everywhere else.
+// Tf32Ties keeps 12 significant bits of each value and sets the 12th, so that every value lies
+// exactly halfway between two TF32 numbers.
 __global__ void fill_kernel(float* alloc, std::int64_t total, std::int64_t offset, Storage s,
-                            std::uint64_t seed, std::uint32_t outside_bits) {
+                            std::uint64_t seed, std::uint32_t outside_bits, Values values) {
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
     const std::int64_t pos = i - offset;
-    alloc[i] = is_valid(s, pos) ? uniform_pm1(seed, pos) : __uint_as_float(outside_bits);
+    float v = is_valid(s, pos) ? uniform_pm1(seed, pos) : __uint_as_float(outside_bits);
+    if (values == Values::Tf32Ties && is_valid(s, pos))
+      v = __uint_as_float((__float_as_uint(v) & 0xffffe000u) | 0x1000u);
+    alloc[i] = v;
   }
 }
 
@@ -191,15 +196,17 @@ CaseBuffers::~CaseBuffers() {
     if (p) cudaFree(p);
 }
 
-void CaseBuffers::fill_random(std::uint64_t seed) {
+void CaseBuffers::fill_random(std::uint64_t seed, Values values) {
   const std::int64_t shift = kGuard + (case_.unaligned ? 1 : 0);
-  auto fill = [&](float* alloc, const Storage& s, std::uint64_t salt, std::uint32_t outside) {
+  auto fill = [&](float* alloc, const Storage& s, std::uint64_t salt, std::uint32_t outside,
+                  Values v) {
     const std::int64_t total = s.elements() + 2 * kGuard + 4;
-    fill_kernel<<<blocks_for(total), kThreads>>>(alloc, total, shift, s, seed * 4 + salt, outside);
+    fill_kernel<<<blocks_for(total), kThreads>>>(alloc, total, shift, s, seed * 4 + salt, outside,
+                                                 v);
   };
-  fill(a_alloc_, sa_, 1, 0x7fc00000u);
-  fill(b_alloc_, sb_, 2, 0x7fc00000u);
-  fill(c0_, sc_, 3, kCSentinelBits);
+  fill(a_alloc_, sa_, 1, 0x7fc00000u, values);
+  fill(b_alloc_, sb_, 2, 0x7fc00000u, values);
+  fill(c0_, sc_, 3, kCSentinelBits, Values::Uniform);  // C is not rounded to TF32
   check(cudaGetLastError(), "fill");
   has_reference_ = false;
 }

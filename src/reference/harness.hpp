@@ -55,6 +55,11 @@ struct Verdict {
   std::string detail;      // the first failure, readable
 };
 
+// What fill_random writes into A and B: uniform values in [-1, 1], or such values cut to 12
+// significant bits with the last one set, each exactly halfway between two TF32 numbers (where
+// two roundings that break ties differently disagree).
+enum class Values { Uniform, Tf32Ties };
+
 // Device buffers for one case. Fill once with fresh random values in [-1, 1]; then any number
 // of `reset_c` + run + `verify` rounds.
 class CaseBuffers {
@@ -69,7 +74,7 @@ class CaseBuffers {
   const float* b() const { return b_; }
   float* c() { return c_; }
 
-  void fill_random(std::uint64_t seed);
+  void fill_random(std::uint64_t seed, Values values = Values::Uniform);
   // Writes `value` into element (row, col) of op(A) (operand 0) or op(B) (operand 1).
   void poke(int operand, std::int64_t row, std::int64_t col, float value);
   // C back to its initial values; with beta == 0 the valid region is NaN-poisoned instead.

@@ -151,9 +151,10 @@ TEST(Api, ConcurrentCallers) {
 // The kernel and cuBLAS (SGEMM, or TF32 when `cublas_tf32`) on the same random inputs, each
 // checked against the float64 reference. Fatal failures are left for the caller to see.
 void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64_t seed,
-                    bool cublas_tf32, ref::Verdict& ours, double& cublas_err) {
+                    bool cublas_tf32, ref::Verdict& ours, double& cublas_err,
+                    ref::Values values = ref::Values::Uniform) {
   ref::CaseBuffers buf(c);
-  buf.fill_random(seed);
+  buf.fill_random(seed, values);
   buf.compute_reference(cublas());
   const ref::GemmCase& t = buf.gemm_case();
   buf.reset_c();
@@ -190,6 +191,31 @@ TEST(Api, Tf32x3AccuracyAgainstCublasSgemm) {
                                   << v.rel_fro << " vs cuBLAS SGEMM " << cublas_err;
       std::printf("[accuracy] %s K=%lld: %.3e (cuBLAS SGEMM %.3e)\n", std::string(kinfo.slug).c_str(),
                   (long long)k, v.rel_fro, cublas_err);
+    }
+  }
+}
+
+// The 3xTF32 split is exact only when the big part the tensor cores see is the one the small
+// part was computed from. Where a rung reads the big part through a TFLOAT32 tensor map and
+// packs the small part with to_tf32 (tc-03), the two roundings must agree on ties too. With
+// every input a tie, a disagreement leaves about half of A off by 2^-11 of itself, ~1e3 times
+// cuBLAS SGEMM's error. RowMajor NN reads A in place (where tc-03 can), TN packs both parts.
+TEST(Api, Tf32x3SplitExactOnTies) {
+  for (const KernelInfo& kinfo : kernels()) {
+    if (kinfo.math != Math::Fp32Tf32x3) continue;
+    for (Op op_a : {Op::N, Op::T}) {
+      const char* ops = op_a == Op::N ? "NN" : "TN";
+      ref::Verdict v;
+      double cublas_err = 0;
+      against_cublas(kinfo, {Layout::RowMajor, op_a, Op::N, 512, 384, 1024, 1.0f, 0.0f}, 7,
+                     /*cublas_tf32=*/false, v, cublas_err, ref::Values::Tf32Ties);
+      if (HasFatalFailure()) return;
+      EXPECT_TRUE(v.pass) << kinfo.slug << " " << ops << ": " << v.detail;
+      EXPECT_LE(v.rel_fro, 2.0 * cublas_err)
+          << kinfo.slug << " " << ops << " on TF32 ties: rel. Frobenius error " << v.rel_fro
+          << " vs cuBLAS SGEMM " << cublas_err;
+      std::printf("[accuracy] %s %s, every input a TF32 tie: %.3e (cuBLAS SGEMM %.3e)\n",
+                  std::string(kinfo.slug).c_str(), ops, v.rel_fro, cublas_err);
     }
   }
 }

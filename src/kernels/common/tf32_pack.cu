@@ -50,10 +50,14 @@ std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * 
 constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads
 constexpr int kPackRowsPerPass = 8;
 
+// Which parts a pack writes: the big part (Tf32), both (3xTF32), or the small part alone
+// (3xTF32 with the big part read in place, Tf32Direct::a_big).
+enum class PackParts { Big, BigAndSmall, Small };
+
 // out[q][r][kk] for r < rows_p, kk < kp from x (rows x k), zero outside. Reads walk the
 // contiguous dimension of x, writes walk k; the 33-float rows of the staging tile keep both
 // the row-wise and the column-wise shared accesses free of bank conflicts.
-template <Tf32Mode kMode>
+template <PackParts kParts>
 __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                                std::int64_t rows_p, std::int64_t kp, int* nonfinite) {
   __shared__ float tile[kPackTile][kPackTile + 1];
@@ -61,6 +65,7 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackTile;
   const std::int64_t k0 = std::int64_t(blockIdx.y) * kPackTile;
   const bool k_contiguous = x.col_stride == 1;
+  constexpr bool kSplit = kParts != PackParts::Big;
 
   bool unsplittable = false;
 #pragma unroll
@@ -68,10 +73,10 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
     const int r = k_contiguous ? ty + i : tx;
     const int kk = k_contiguous ? tx : ty + i;
     const float v = (r0 + r < rows && k0 + kk < k) ? x(r0 + r, k0 + kk) : 0.0f;
-    if constexpr (kMode == Tf32Mode::Tf32x3) unsplittable |= !splittable(v);
+    if constexpr (kSplit) unsplittable |= !splittable(v);
     tile[r][kk] = v;
   }
-  if constexpr (kMode == Tf32Mode::Tf32x3) {
+  if constexpr (kSplit) {
     if (__any_sync(0xffffffffu, unsplittable) && tx == 0) *nonfinite = 1;
   }
   __syncthreads();
@@ -80,17 +85,21 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
   for (int i = 0; i < kPackTile; i += kPackRowsPerPass) {
     const float v = tile[ty + i][tx];
     float* dst = out + (r0 + ty + i) * kp + k0 + tx;
-    const float big = to_tf32(v);
-    dst[0] = big;
-    if constexpr (kMode == Tf32Mode::Tf32x3) dst[rows_p * kp] = to_tf32(v - big);
+    const float big = to_tf32(v), small = to_tf32(v - big);
+    if constexpr (kParts == PackParts::Small) {
+      dst[0] = small;
+    } else {
+      dst[0] = big;
+      if constexpr (kParts == PackParts::BigAndSmall) dst[rows_p * kp] = small;
+    }
   }
 }
 
-template <Tf32Mode kMode>
+template <PackParts kParts>
 cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                  std::int64_t rows_p, std::int64_t kp, int* nonfinite, cudaStream_t stream) {
   const dim3 grid(rows_p / kPackTile, kp / kPackTile);
-  tc_pack_kernel<kMode><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
+  tc_pack_kernel<kParts><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
       x, rows, k, out, rows_p, kp, nonfinite);
   return cudaGetLastError();
 }
@@ -200,11 +209,12 @@ StridedOperand operand_bt(const Canonical& p) {
   return {b.ptr, b.col_stride, b.row_stride};
 }
 
-// Whether a Tf32-mode operand can skip the pack. The tensor cores then receive the user's FP32
-// values, reduced to TF32 on the way (by a TFLOAT32 tensor map, or by the tensor core ignoring
-// the low mantissa bits). Should that reduction truncate instead of rounding, each product is
-// off by less than 2^-9 of |a||b| instead of 2^-10: still inside the Tf32 bound
-// (k + 2) 2^-11 sum |a||b| from k = 2 on, and kDirectMinK leaves room for the accumulation.
+// Whether an operand can skip the pack (Tf32) or the copy of its big part (3xTF32, a_big). The
+// tensor cores then receive the user's FP32 values, reduced to TF32 on the way: by a TFLOAT32
+// tensor map, which rounds exactly as to_tf32 (what the 3xTF32 split needs), or, in Tf32 mode,
+// by the tensor core ignoring the low mantissa bits. Such truncation leaves each product off by
+// less than 2^-9 of |a||b| instead of 2^-10: still inside the Tf32 bound (k + 2) 2^-11 sum
+// |a||b| from k = 2 on, and kDirectMinK leaves room for the accumulation.
 bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t k) {
   return k_major && k >= kDirectMinK && ld % 4 == 0 && aligned16(x);
 }
@@ -231,10 +241,11 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
   const std::int64_t kp = round_up(p.k, kPackTileK);
   const bool k_major_direct = direct.k_major && !split;
-  const bool a_direct = k_major_direct && direct_ok(p.a, p.lda, p.a_k_major, p.k);
+  const bool a_direct =
+      (k_major_direct || (split && direct.a_big)) && direct_ok(p.a, p.lda, p.a_k_major, p.k);
   const bool b_direct =
       direct.b_always || (k_major_direct && direct_ok(p.b, p.ldb, p.b_k_major, p.k));
-  const std::int64_t a_floats = a_direct ? 0 : parts * mp * kp;
+  const std::int64_t a_floats = (a_direct ? parts - 1 : parts) * mp * kp;  // small part only
   const std::int64_t b_floats = b_direct ? 0 : parts * np * kp;
   const std::int64_t bytes = kFlagBytes + (a_floats + b_floats) * std::int64_t(sizeof(float));
 
@@ -250,20 +261,26 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   if (split) {
     err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
     if (err == cudaSuccess)
-      err = pack<Tf32Mode::Tf32x3>(operand_a(p), p.m, p.k, a_packed, mp, kp, nonfinite, stream);
+      err = a_direct ? pack<PackParts::Small>(operand_a(p), p.m, p.k, a_packed, mp, kp,
+                                              nonfinite, stream)
+                     : pack<PackParts::BigAndSmall>(operand_a(p), p.m, p.k, a_packed, mp, kp,
+                                                    nonfinite, stream);
     if (err == cudaSuccess && !b_direct)
-      err = pack<Tf32Mode::Tf32x3>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite, stream);
+      err = pack<PackParts::BigAndSmall>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite,
+                                         stream);
     else if (err == cudaSuccess && !(direct.b_checked && p.beta == 0.0f))
       err = scan(operand_b(p), p.k, p.n, nonfinite, stream);
   } else {
     if (!a_direct)
-      err = pack<Tf32Mode::Tf32>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);
+      err = pack<PackParts::Big>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);
     if (err == cudaSuccess && !b_direct)
-      err = pack<Tf32Mode::Tf32>(operand_bt(p), p.n, p.k, b_packed, np, kp, nullptr, stream);
+      err = pack<PackParts::Big>(operand_bt(p), p.n, p.k, b_packed, np, kp, nullptr, stream);
   }
   if (err == cudaSuccess)
     err = launch_tiles(p,
-                       {a_direct ? p.a : a_packed, b_direct ? p.b : b_packed,
+                       {a_direct ? p.a : a_packed,
+                        split ? (a_direct ? a_packed : a_packed + mp * kp) : nullptr,
+                        b_direct ? p.b : b_packed,
                         split ? nonfinite : nullptr, mp, np, kp, a_direct, b_direct},
                        stream);
   if (err == cudaSuccess && split) err = fp32_fallback(p, nonfinite, stream);

@@ -8,7 +8,8 @@
 //   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
 //      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
 //      aligned tiles with no edge checks and both operands are zero past K. An operand the
-//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode it is only scanned, or
+//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode only its small part is
+//      (Tf32Direct::a_big), or it is only scanned, or
 //      not even that where the tile kernel checks it and nothing reads C (Tf32Direct::b_checked);
 //   3. the rung's own tile kernel (launch_tiles);
 //   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack, the scan or the tile
@@ -38,10 +39,13 @@ inline constexpr int kPackTileMN = 128;
 inline constexpr int kPackTileK = 32;
 inline constexpr std::int64_t kMinSplitK = 16;
 
-// Round to nearest (ties away) TF32, kept as an FP32 bit pattern with the low 13 bits zero.
+// Round to nearest TF32, ties to even, kept as an FP32 bit pattern with the low 13 bits zero.
+// A TFLOAT32 tensor map rounds the same way, bit for bit (docs/perf-notes.md, run 46), so an
+// operand gets the same TF32 values whether it is packed or read in place. One instruction
+// (F2FP.TF32.F32.PACK_B); ties away (cvt.rna) takes four.
 __device__ __forceinline__ float to_tf32(float x) {
   std::uint32_t bits;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
   return __uint_as_float(bits);
 }
 
@@ -56,6 +60,7 @@ __device__ __forceinline__ bool splittable(float x) { return fabsf(x) < 0x1p48f;
 // describes it, not rounded, valid for r < m (or n) and p < k only.
 struct Tf32Operands {
   const float* a;  // A: parts x mp x kp, or the user's A when a_direct
+  const float* a_small;  // 3xTF32: A's small part (mp x kp); with a_direct A's only packed part
   const float* b;  // B^T: parts x np x kp, or the user's B when b_direct
   int* nonfinite;  // 3xTF32: nonzero when the split cannot be trusted; null for Tf32
   std::int64_t mp, np, kp;
@@ -70,6 +75,9 @@ struct Tf32Direct {
   // Tf32 mode: an operand that is K-major with 16-byte aligned rows and k >= kDirectMinK (see
   // tf32_pack.cu for why), read through TMA with zero fill past the edges.
   bool k_major = false;
+  // 3xTF32: the big part of an A that is K-major with 16-byte aligned rows is read in place
+  // through a TFLOAT32 map, which rounds it as the pack would; only the small part is packed.
+  bool a_big = false;
   // Every mode: B as it is (the launcher's why_not vouches for its layout). The launcher rounds
   // or splits it itself; in 3xTF32 mode B is scanned for values the split cannot carry.
   bool b_always = false;

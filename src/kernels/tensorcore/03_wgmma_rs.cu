@@ -13,9 +13,10 @@
 //   Rows g and g + 8 of each warp's 16 hold two adjacent columns (one 8-byte load), and the 8
 //   pairs of a warp are spread over the 128-byte swizzle so that each half-warp's 16 loads hit
 //   8 distinct 16-byte chunks: no bank conflicts.
-// - A is read from the user's memory in Tf32 mode when it is K-major (as in rung 02), and
-//   packed into big and small parts in 3xTF32 mode. B needs 16-byte aligned, N-major rows
-//   (why_not says so otherwise; rung 02 takes those calls).
+// - A is read from the user's memory when it is K-major, through a TFLOAT32 tensor map that
+//   rounds it on the way exactly as the pack would; in 3xTF32 mode that is A's big part, and
+//   only the small part is packed. An A of another layout is packed (both parts). B needs
+//   16-byte aligned, N-major rows (why_not says so otherwise; rung 02 takes those calls).
 // - 3xTF32: all three products of a k-tile go into one fresh accumulator, the two cross terms
 //   first (their sum stays small, so it keeps its low bits), then big*big; the fresh sum is
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
@@ -71,6 +72,7 @@ using Fragments = std::uint32_t[kK8Steps][4];
 
 template <Tf32Mode kMode>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
+                                         const CUtensorMap& tmap_a_small,
                                          const CUtensorMap& tmap_b, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
@@ -92,8 +94,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
   if (warpgroup == 0) {
     // Producer: one thread keeps the ring full, running on into the block's next tile while
-    // the consumers store the last one: A's parts as K-major boxes, B as 32-column N-major
-    // boxes, each box 32 x 128 bytes in the 128-byte swizzle.
+    // the consumers store the last one: A's big part (3xTF32: and its small part, from its own
+    // map) as K-major boxes, B as 32-column N-major boxes, each box 32 x 128 bytes in the
+    // 128-byte swizzle.
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;  // k-tiles loaded so far, over all of this block's tiles
@@ -105,8 +108,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
-          for (int q = 0; q < kParts; ++q)
-            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
+          tma_load(a_tile(s, 0), tmap_a, kt * kBK, row_a, 0, ring.full(s));
+          if constexpr (kParts == 2)
+            tma_load(a_tile(s, 1), tmap_a_small, kt * kBK, row_a, 0, ring.full(s));
           for (int box = 0; box < kBN / kBBox; ++box)
             tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
                      ring.full(s));
@@ -256,17 +260,19 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
+                                 const __grid_constant__ CUtensorMap tmap_a_small,
                                  const __grid_constant__ CUtensorMap tmap_b,
                                  const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_b, ops);
+  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_a_small, tmap_b, ops);
 #endif
 }
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
+                               const __grid_constant__ CUtensorMap tmap_a_small,
                                const __grid_constant__ CUtensorMap tmap_b, const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_b, ops);
+  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_a_small, tmap_b, ops);
 #endif
 }
 
@@ -290,11 +296,15 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   using Cfg = Config<kMode>;
   constexpr auto kernel =
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
-  CUtensorMap tmap_a, tmap_b;
+  // A's big part (Tf32: its only part), rounded by the TMA unit when read in place; 3xTF32's
+  // small part, always packed. tmap_a_small stays zero in Tf32 mode (not read).
+  CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{};
   const bool made =
-      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
-                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp,
-                                       Cfg::kBM, false)) &&
+      (ops.a_direct
+           ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
+           : make_k_major_map(&tmap_a, ops.a, 1, ops.mp, ops.kp, ops.kp, Cfg::kBM, false)) &&
+      (Cfg::kParts == 1 || make_k_major_map(&tmap_a_small, ops.a_small, 1, ops.mp, ops.kp,
+                                            ops.kp, Cfg::kBM, false)) &&
       make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -304,8 +314,8 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
   const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
-                                                                              ops);
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(
+      p, tmap_a, tmap_a_small, tmap_b, ops);
   return cudaGetLastError();
 }
 
@@ -324,9 +334,9 @@ std::string_view why_not(const Canonical& p) {
 
 template <Tf32Mode kMode>
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  // B always in place; A in place when K-major in Tf32 mode, packed otherwise.
+  // B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
   return tf32_gemm(p, kMode, launch_tiles<kMode>, stream,
-                   {.k_major = true, .b_always = true, .b_checked = true});
+                   {.k_major = true, .a_big = true, .b_always = true, .b_checked = true});
 }
 
 // For `auto` in Tf32 mode: rung 03 ran 1.0-1.5x rung 02 at every measured shape with k up to
