@@ -44,9 +44,18 @@ inline constexpr std::int64_t kMinSplitK = 16;
 // operand gets the same TF32 values whether it is packed or read in place. One instruction
 // (F2FP.TF32.F32.PACK_B); ties away (cvt.rna) takes four.
 __device__ __forceinline__ float to_tf32(float x) {
+#if __CUDA_ARCH__ >= 900
   std::uint32_t bits;
   asm("cvt.rn.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
   return __uint_as_float(bits);
+#else
+  // Before sm_90, cvt rounds to TF32 only with ties away (.rna); the same ties-to-even rounding
+  // in integer arithmetic. NaN stays NaN; a carry out of the mantissa raises the exponent.
+  std::uint32_t u = __float_as_uint(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return x;
+  u += 0xfffu + ((u >> 13) & 1u);
+  return __uint_as_float(u & 0xffffe000u);
+#endif
 }
 
 // Whether the 3xTF32 split carries x. NaN fails the comparison too. Below 2^48 every product of
