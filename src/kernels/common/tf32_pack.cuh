@@ -8,9 +8,9 @@
 //   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
 //      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
 //      aligned tiles with no edge checks and both operands are zero past K. An operand the
-//      rung reads in place (Tf32Direct) is not packed; in 3xTF32 mode only its small part is
-//      (Tf32Direct::a_big), or it is only scanned, or
-//      not even that where the tile kernel checks it and nothing reads C (Tf32Direct::b_checked);
+//      rung reads in place (Tf32Direct) is not packed. In 3xTF32 mode such an A still has its
+//      small part packed (a_big); such a B is scanned for values the split cannot carry, or not
+//      even that where the tile kernel checks them and nothing reads C (b_checked);
 //   3. the rung's own tile kernel (launch_tiles);
 //   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack, the scan or the tile
 //      kernel saw a value the split cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes
