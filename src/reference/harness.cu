@@ -46,9 +46,12 @@ __global__ void fill_kernel(float* alloc, std::int64_t total, std::int64_t offse
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < total; i += step) {
     const std::int64_t pos = i - offset;
-    float v = is_valid(s, pos) ? uniform_pm1(seed, pos) : __uint_as_float(outside_bits);
-    if (values == Values::Tf32Ties && is_valid(s, pos))
-      v = __uint_as_float((__float_as_uint(v) & 0xffffe000u) | 0x1000u);
+    float v = __uint_as_float(outside_bits);
+    if (is_valid(s, pos)) {
+      v = uniform_pm1(seed, pos);
+      if (values == Values::Tf32Ties)
+        v = __uint_as_float((__float_as_uint(v) & 0xffffe000u) | 0x1000u);
+    }
     alloc[i] = v;
   }
 }
