@@ -1,5 +1,6 @@
-// Hopper PTX wrappers shared by the TMA-fed rungs (CUDA-core 13, tensor-core 02): mbarriers,
-// TMA loads, register reallocation, and the driver's tensor-map encoder.
+// Hopper PTX wrappers shared by the TMA-fed rungs (CUDA-core 13, tensor-core 02 and 03):
+// mbarriers, TMA loads and stores, named barriers, register reallocation, and the driver's
+// tensor-map encoder.
 //
 // Everything here exists only in a build with sm_90a (SGEMM_HAS_SM90A); the device code only in
 // the host pass and the sm_90a device pass, so the other targets of a multi-architecture build
@@ -84,6 +85,41 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& m
       " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
       "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
       : "memory");
+}
+
+// --- TMA stores ---------------------------------------------------------------------------------
+
+// Makes this thread's ordinary shared-memory writes visible to the TMA unit (the async proxy).
+__device__ __forceinline__ void fence_async_shared() {
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+}
+// The box of a 2-D `map` at (c0 innermost, c1) from shared memory at src to global memory, in
+// the current bulk group. Rows outside the tensor are not written, but within a row the copy
+// engine writes whole 16-byte pieces: a row that ends inside one gets its neighbours written
+// too (docs/perf-notes.md, run 60).
+__device__ __forceinline__ void tma_store(const CUtensorMap& map, int c0, int c1,
+                                          std::uint32_t src) {
+  asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(
+                   reinterpret_cast<std::uint64_t>(&map)),
+               "r"(c0), "r"(c1), "r"(src)
+               : "memory");
+}
+__device__ __forceinline__ void bulk_commit() {
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+}
+// Waits until at most kPending of this thread's bulk groups still read their shared memory.
+template <int kPending>
+__device__ __forceinline__ void bulk_wait_read() {
+  asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(kPending) : "memory");
+}
+// Waits until every bulk group of this thread has completed (its writes performed).
+__device__ __forceinline__ void bulk_wait_all() {
+  asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+}
+// A barrier for `threads` threads (a multiple of 32) on hardware barrier `id` (not 0, which
+// __syncthreads uses).
+__device__ __forceinline__ void named_barrier(int id, int threads) {
+  asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
 
 // kStages buffers of kStageBytes each in dynamic shared memory, aligned by hand to 1024 bytes

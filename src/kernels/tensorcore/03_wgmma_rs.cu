@@ -26,6 +26,10 @@
 //   that replaces the pass over B before the call (Tf32Direct::b_checked).
 // - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
 //   into the next tile while the consumers store the last.
+// - With beta == 0 and C's rows 16-byte aligned at both ends, the consumers stage each 32-row
+//   chunk of the tile in shared memory and one thread hands it to TMA stores: the consumers go
+//   back to the mainloop while the copy engine writes C (direct stores cost the Tf32 kernel
+//   3.8% at 8192³: docs/perf-notes.md, run 59). Other calls store from registers.
 // - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
 //   and ptxas does not keep those registers from being reused by later instructions (see
 //   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
@@ -51,7 +55,12 @@ constexpr int kStages = 4;
 constexpr int kBBox = kSwizzleRowFloats;   // B arrives in boxes of 32 columns x kBK rows
 constexpr int kBBoxBytes = kBBox * kBK * 4;
 constexpr int kK8Steps = kBK / kWgmmaK;
-static_assert(kPackTileK == kBK && kBN % kBBox == 0);
+// C's staging: two buffers of a 32-row chunk of the block tile, each as kBN / 32 boxes of
+// 32 x 32 floats in the 128-byte swizzle (what C's tensor map stores from).
+constexpr int kChunkRows = 32, kCBox = kSwizzleRowFloats;
+constexpr int kCBoxBytes = kChunkRows * kCBox * 4, kChunkBytes = kChunkRows * kBN * 4;
+constexpr int kConsumerBarrier = 1;  // named barrier of the 256 consumer threads
+static_assert(kPackTileK == kBK && kBN % kBBox == 0 && kBN % kCBox == 0);
 
 template <Tf32Mode kMode>
 struct Config {
@@ -61,7 +70,12 @@ struct Config {
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
   static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;  // 48 KB in both modes
   using Ring = TmaRing<kStages, kStageBytes>;
+  // The ring, its barriers on a 1 KB page of their own, then C's two staging buffers.
+  static constexpr int kStagingOffset = Ring::kBarrierOffset + 1024;
+  static constexpr int kSmemBytes = 1024 + kStagingOffset + 2 * kChunkBytes;  // + alignment slack
+  static_assert(2 * kStages * 8 <= 1024 && kSmemBytes <= 227 * 1024);
   static_assert(kBM % kPackTileMN == 0 || kPackTileMN % kBM == 0);
+  static_assert(kBM % kChunkRows == 0);
 };
 
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -73,7 +87,8 @@ using Fragments = std::uint32_t[kK8Steps][4];
 template <Tf32Mode kMode>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_a_small,
-                                         const CUtensorMap& tmap_b, const Tf32Operands& ops) {
+                                         const CUtensorMap& tmap_b, const CUtensorMap& tmap_c,
+                                         bool c_by_tma, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
@@ -224,7 +239,44 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       release(first + num_k_tiles - 1);
     }
   };
+  // C by TMA (beta == 0): chunk after chunk of kChunkRows rows into alternating staging buffers.
+  const std::uint32_t staging = ring.base + Cfg::kStagingOffset;
+  const bool elected = threadIdx.x == kWarpgroup;  // the consumers' thread 0 issues the stores
+  int chunks = 0;                                   // staged so far, over all of the block's tiles
+  auto store_tile_by_tma = [&](std::int64_t tile_m, std::int64_t tile_n,
+                               const float (&acc)[kAccs]) {
+#pragma unroll
+    for (int q = 0; q < kBM / kChunkRows; ++q, ++chunks) {
+      const std::uint32_t buffer = staging + (chunks % 2) * kChunkBytes;
+      if (chunks >= 2) {  // the TMA unit must have read this buffer's previous chunk
+        if (elected) bulk_wait_read<1>();
+        named_barrier(kConsumerBarrier, kConsumers * kWarpgroup);
+      }
+      // Row r of the chunk, column pair (col_in_box, + 1) of box `box`: 128-byte rows, 16-byte
+      // chunk index XOR r % 8.
+#pragma unroll
+      for (int jj = 0; jj < kChunkRows / 8; ++jj)
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          const int j = q * (kChunkRows / 8) + jj, r = 8 * jj + 2 * in_group + e;
+          const std::uint32_t at = buffer + box * kCBoxBytes + r * 128 +
+                                   (((col_in_box / 4) ^ (r % 8)) << 4) + (col_in_box % 4) * 4;
+          asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at),
+                       "f"(p.alpha * acc[4 * j + e]), "f"(p.alpha * acc[4 * j + 2 + e])
+                       : "memory");
+        }
+      fence_async_shared();
+      named_barrier(kConsumerBarrier, kConsumers * kWarpgroup);
+      if (elected) {
+        for (int b = 0; b < kBN / kCBox; ++b)
+          tma_store(tmap_c, int(tile_n * kBN) + b * kCBox, int(tile_m * kBM) + q * kChunkRows,
+                    buffer + b * kCBoxBytes);
+        bulk_commit();
+      }
+    }
+  };
   auto store_tile = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kAccs]) {
+    if (c_by_tma) return store_tile_by_tma(tile_m, tile_n, acc);
     // Epilogue: acc[4j + 2h + e] is C(row 8j + 2 * in_group + e, column col + h) of the block
     // tile; each thread writes column pairs, 8 bytes at a time where C's alignment allows.
     const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
@@ -254,6 +306,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   if constexpr (kMode == Tf32Mode::Tf32x3) {
     if (__any_sync(0xffffffffu, unsplittable) && lane == 0) *ops.nonfinite = 1;
   }
+  if (elected) bulk_wait_all();  // C written, and the staging read, before the block exits
 }
 
 #endif  // sm_90a device code
@@ -262,17 +315,20 @@ __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                  const __grid_constant__ CUtensorMap tmap_a_small,
                                  const __grid_constant__ CUtensorMap tmap_b,
+                                 const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
                                  const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_a_small, tmap_b, ops);
+  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
 #endif
 }
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                const __grid_constant__ CUtensorMap tmap_a_small,
-                               const __grid_constant__ CUtensorMap tmap_b, const Tf32Operands ops) {
+                               const __grid_constant__ CUtensorMap tmap_b,
+                               const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
+                               const Tf32Operands ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_a_small, tmap_b, ops);
+  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
 #endif
 }
 
@@ -291,6 +347,20 @@ bool make_b_map(CUtensorMap* map, const Canonical& p) {
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// C (m rows of n floats, ldc apart) in boxes of 32 x 32 floats, 128-byte swizzle, for the TMA
+// stores of the epilogue; rows past m are left out, and so are columns past n when n % 4 == 0
+// (the only case that uses it: see launch_tiles).
+bool make_c_map(CUtensorMap* map, const Canonical& p) {
+  const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.m)};
+  const cuuint64_t strides[1] = {cuuint64_t(p.ldc) * 4};
+  const cuuint32_t box[2] = {kCBox, kChunkRows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, p.c, dims, strides, box,
+                        element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
+}
+
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
   using Cfg = Config<kMode>;
@@ -298,7 +368,7 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
   // A's big part (Tf32: its only part), rounded by the TMA unit when read in place; 3xTF32's
   // small part, always packed. tmap_a_small stays zero in Tf32 mode (not read).
-  CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{};
+  CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{}, tmap_c{};
   const bool made =
       (ops.a_direct
            ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
@@ -307,15 +377,20 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
                                             ops.kp, Cfg::kBM, false)) &&
       make_b_map(&tmap_b, p);
   if (!made) return cudaErrorInvalidValue;
+  // TMA stores replace C (beta == 0 only) and need 16-byte aligned rows. They also write the
+  // whole 16-byte piece of a row that holds C's last column (run 60: with n = 29, columns 29-31
+  // of a padded row were overwritten), so C's rows must end on a 16-byte boundary too.
+  const bool c_by_tma = p.beta == 0.0f && aligned16(p.c) && p.ldc % 4 == 0 && p.n % 4 == 0 &&
+                        make_c_map(&tmap_c, p);
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Cfg::Ring::kSmemBytes);
+                                             Cfg::kSmemBytes);
       err != cudaSuccess)
     return err;
   // Persistent: one block per SM at most, each walking its share of the tiles.
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
   const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(
-      p, tmap_a, tmap_a_small, tmap_b, ops);
+  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::kSmemBytes, stream>>>(
+      p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
   return cudaGetLastError();
 }
 
