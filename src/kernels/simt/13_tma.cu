@@ -359,7 +359,10 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
 
 // For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny
 // or small C), rung 10's 128 x 128 tiles ran 1.7-2.6x faster on an H200 (docs/perf-notes.md).
+// An M-major A with a K-major B (RowMajor TT) ran 0.83-0.85x cuBLAS here against rung 10's
+// 0.92-0.94x at 4096³ and 8192³ (run 63, H200): rung 10 takes those calls.
 bool auto_suits(const Canonical& p) {
+  if (!p.a_k_major && p.b_k_major) return false;
   return ceil_div(p.m, kBM) * ceil_div(p.n, kBN) >= device_sm_count();
 }
 
