@@ -21,6 +21,12 @@ namespace sgemm::detail {
 inline constexpr int kWgmmaM = 64, kWgmmaK = 8;
 inline constexpr int kSwizzleRowFloats = 32;  // one 128-byte swizzle row: the k-tile depth
 
+// Byte offset of element (row, col) in a box of kSwizzleRowFloats-float rows written with the
+// 128-byte swizzle: the row's 16-byte pieces are permuted by XOR with row % 8.
+__host__ __device__ constexpr int swizzled_offset(int row, int col) {
+  return row * 128 + (((col / 4) ^ (row % 8)) << 4) + (col % 4) * 4;
+}
+
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 // Matrix descriptor of a K-major, 128-byte-swizzled tile starting at shared address `addr`:

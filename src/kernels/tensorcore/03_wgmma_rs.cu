@@ -57,7 +57,7 @@ constexpr int kBBoxBytes = kBBox * kBK * 4;
 constexpr int kK8Steps = kBK / kWgmmaK;
 // C's staging: two buffers of a 32-row chunk of the block tile, each as kBN / 32 boxes of
 // 32 x 32 floats in the 128-byte swizzle (what C's tensor map stores from).
-constexpr int kChunkRows = 32, kCBox = kSwizzleRowFloats;
+constexpr int kChunkRows = kSwizzleRowFloats, kCBox = kSwizzleRowFloats;
 constexpr int kCBoxBytes = kChunkRows * kCBox * 4, kChunkBytes = kChunkRows * kBN * 4;
 constexpr int kConsumerBarrier = 1;  // named barrier of the 256 consumer threads
 static_assert(kPackTileK == kBK && kBN % kBBox == 0 && kBN % kCBox == 0);
@@ -149,8 +149,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const int col_in_box = (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
   const int col = box * kBBox + col_in_box;
   auto fragment_offset = [&](int k_row) {
-    return box * kBBoxBytes + k_row * 128 + (((col_in_box / 4) ^ k_row) << 4) +
-           (col_in_box % 4) * 4;
+    return box * kBBoxBytes + swizzled_offset(k_row, col_in_box);
   };
   const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
 
@@ -252,15 +251,13 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         if (elected) bulk_wait_read<1>();
         named_barrier(kConsumerBarrier, kConsumers * kWarpgroup);
       }
-      // Row r of the chunk, column pair (col_in_box, + 1) of box `box`: 128-byte rows, 16-byte
-      // chunk index XOR r % 8.
+      // Row r of the chunk, column pair (col_in_box, + 1) of box `box`.
 #pragma unroll
       for (int jj = 0; jj < kChunkRows / 8; ++jj)
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           const int j = q * (kChunkRows / 8) + jj, r = 8 * jj + 2 * in_group + e;
-          const std::uint32_t at = buffer + box * kCBoxBytes + r * 128 +
-                                   (((col_in_box / 4) ^ (r % 8)) << 4) + (col_in_box % 4) * 4;
+          const std::uint32_t at = buffer + box * kCBoxBytes + swizzled_offset(r, col_in_box);
           asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(at),
                        "f"(p.alpha * acc[4 * j + e]), "f"(p.alpha * acc[4 * j + 2 + e])
                        : "memory");
@@ -334,30 +331,19 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-// The user's N-major B (k rows of n floats, ldb apart) in boxes of 32 columns x kBK rows, FP32
-// (the consumers round it), 128-byte swizzle, zeros past n and k.
-bool make_b_map(CUtensorMap* map, const Canonical& p) {
-  const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.k)};
-  const cuuint64_t strides[1] = {cuuint64_t(p.ldb) * 4};
-  const cuuint32_t box[2] = {kBBox, kBK};
+// A row-major matrix (rows of `cols` floats, `ld` apart: the user's N-major B, or C) as 2-D
+// boxes of 32 columns x 32 rows, FP32, 128-byte swizzle. Loads fill zeros past the edges;
+// stores leave out rows past the last, and columns past the last only when it ends a 16-byte
+// piece of its row (launch_tiles uses C's map only then: run 60).
+bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
+                        std::int64_t cols, std::int64_t ld, CUtensorMapL2promotion promotion) {
+  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * 4};
+  const cuuint32_t box[2] = {kSwizzleRowFloats, kSwizzleRowFloats};
   const cuuint32_t element_strides[2] = {1, 1};
-  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p.b), dims,
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(data), dims,
                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                        CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
-}
-
-// C (m rows of n floats, ldc apart) in boxes of 32 x 32 floats, 128-byte swizzle, for the TMA
-// stores of the epilogue; rows past m are left out, and so are columns past n when n % 4 == 0
-// (the only case that uses it: see launch_tiles).
-bool make_c_map(CUtensorMap* map, const Canonical& p) {
-  const cuuint64_t dims[2] = {cuuint64_t(p.n), cuuint64_t(p.m)};
-  const cuuint64_t strides[1] = {cuuint64_t(p.ldc) * 4};
-  const cuuint32_t box[2] = {kCBox, kChunkRows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, p.c, dims, strides, box,
-                        element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                        CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_NONE,
+                        CU_TENSOR_MAP_SWIZZLE_128B, promotion,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
@@ -375,13 +361,14 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
            : make_k_major_map(&tmap_a, ops.a, 1, ops.mp, ops.kp, ops.kp, Cfg::kBM, false)) &&
       (Cfg::kParts == 1 || make_k_major_map(&tmap_a_small, ops.a_small, 1, ops.mp, ops.kp,
                                             ops.kp, Cfg::kBM, false)) &&
-      make_b_map(&tmap_b, p);
+      make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   if (!made) return cudaErrorInvalidValue;
   // TMA stores replace C (beta == 0 only) and need 16-byte aligned rows. They also write the
   // whole 16-byte piece of a row that holds C's last column (run 60: with n = 29, columns 29-31
   // of a padded row were overwritten), so C's rows must end on a 16-byte boundary too.
   const bool c_by_tma = p.beta == 0.0f && aligned16(p.c) && p.ldc % 4 == 0 && p.n % 4 == 0 &&
-                        make_c_map(&tmap_c, p);
+                        make_row_major_map(&tmap_c, p.c, p.m, p.n, p.ldc,
+                                           CU_TENSOR_MAP_L2_PROMOTION_NONE);
   if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                              Cfg::kSmemBytes);
       err != cudaSuccess)
