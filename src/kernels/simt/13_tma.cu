@@ -86,7 +86,7 @@ struct TileOrder {
 // The tail kernel's share: the last `tiles` tiles of the order, cut along k (top of the file).
 // The whole-tile kernel computes the others.
 struct TailSplit {
-  int tiles;      // R < gridDim.x, with R * k_tiles <= 2^30
+  int tiles;      // R <= gridDim.x, with R * k_tiles < 2^31
   int range;      // k-tiles per CTA: ceil(R * k_tiles / gridDim.x) <= k_tiles
   float4* slots;  // two partial tiles per CTA (its range meets at most two tiles)
   int* summed;    // per tail tile: k-tiles whose sums are in slots (zero at launch)
@@ -467,7 +467,7 @@ std::string_view why_not(const Canonical& p) {
 // and 15.5 saved) stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
 std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int sms) {
   const std::int64_t r = tiles % sms;
-  if (r == 0 || r * k_tiles > INT_MAX / 2) return 0;  // tail_piece's ints, with room for one range
+  if (r == 0 || r * k_tiles >= INT_MAX) return 0;
   const double saved = double(k_tiles) * double(sms - r) / sms;
   const double spent = 25.0 + 3.0 * (double(sms) / double(r) + 1.0);
   return saved > spent ? r : 0;
