@@ -190,6 +190,24 @@ TEST_P(CaseMatrix, SanitizerShapes) {
   const Combo& nn = kCombos[0];
   const ref::GemmCase aligned_c{nn.layout, nn.op_a, nn.op_b, 66, 72, 45, -0.5f, 0.0f};
   check(with_lds(aligned_c, 0, k), seed++);
+  // Two ragged tiles and a long k: rung 13 cuts them along k over all SMs (its tail kernel, on
+  // 132 SMs), with a range that crosses the tiles' edge and a fixup that adds 63 partial sums.
+  const ref::GemmCase long_k{nn.layout, nn.op_a, nn.op_b, 150, 29, 3000, -0.5f, 0.75f};
+  check(with_lds(long_k, 1, k), seed++);
+}
+
+// Rung 13's tail kernel (simt/13_tma.cu) on 132 SMs (H100 SXM, H200): 2100 x 2200 is 153 of
+// its tiles, 132 whole and 21 cut along k; 300 x 200 is 3 tiles, all cut. The tail tiles include
+// C's ragged edges, and k = 601 ends in a partial k-tile. Every kernel runs them.
+TEST_P(CaseMatrix, TailShapes) {
+  const KernelInfo& k = info(GetParam());
+  std::uint64_t seed = 6000;
+  for (Dims d : {Dims{2100, 2200, 601}, Dims{300, 200, 3000}})
+    for (const Combo& combo : kCombos) {
+      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, d.m, d.n, d.k, 1.0f, 0.5f};
+      check(with_lds(c, 0, k), seed++);
+      if (HasFailure()) return;
+    }
 }
 
 std::vector<std::string> all_slugs() {

@@ -3,41 +3,14 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <mutex>
 
 #include "kernels/common/operand.cuh"
+#include "kernels/common/workspace.cuh"
 
 namespace sgemm::detail {
 namespace {
 
 // --- workspace -------------------------------------------------------------------------------
-
-// One pool per device, created on first use. Its release threshold is "never", so memory freed
-// at the end of a call stays in the pool and the next call of the same size reuses it.
-constexpr int kMaxDevices = 64;
-
-cudaError_t workspace_pool(cudaMemPool_t* pool) {
-  static std::once_flag once[kMaxDevices];
-  static cudaMemPool_t pools[kMaxDevices];
-  static cudaError_t errors[kMaxDevices];
-  int device = 0;
-  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  if (device < 0 || device >= kMaxDevices) return cudaErrorInvalidDevice;
-  std::call_once(once[device], [device] {
-    cudaMemPoolProps props{};
-    props.allocType = cudaMemAllocationTypePinned;
-    props.handleTypes = cudaMemHandleTypeNone;
-    props.location.type = cudaMemLocationTypeDevice;
-    props.location.id = device;
-    errors[device] = cudaMemPoolCreate(&pools[device], &props);
-    if (errors[device] != cudaSuccess) return;
-    std::uint64_t keep_everything = UINT64_MAX;
-    errors[device] =
-        cudaMemPoolSetAttribute(pools[device], cudaMemPoolAttrReleaseThreshold, &keep_everything);
-  });
-  *pool = pools[device];
-  return errors[device];
-}
 
 // The flag gets a 256-byte slot so the operand buffers after it stay 256-byte aligned (TMA
 // needs 16, cp.async 16).
