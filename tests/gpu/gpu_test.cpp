@@ -42,6 +42,13 @@ ref::Verdict run_case(const ref::GemmCase& c, const Options& options, std::uint6
                                 << last_error();
   ref::Verdict v = buf.verify(ref::unit_roundoff(options.math));
   EXPECT_TRUE(v.pass) << options.kernel << " on " << ref::describe(t) << ": " << v.detail;
+  // Tf32's elementwise bound, (k + 2) 2^-11 |A||B|, exceeds |C| itself once k is in the
+  // thousands: there a misplaced tile passes it (tc-03's tail split, tenth session). Rounding the
+  // inputs to TF32 gives a relative Frobenius error near 2^-12 (cuBLAS TF32: 2.6e-4 in the Api
+  // tests); 4 * 2^-11 leaves a margin of ~7x and fails any misplaced or missing part of C.
+  if (options.math == Math::Tf32)
+    EXPECT_LE(v.rel_fro, 4 * 0x1p-11)
+        << options.kernel << " on " << ref::describe(t) << ": relative Frobenius error";
   return v;
 }
 

@@ -190,21 +190,29 @@ TEST_P(CaseMatrix, SanitizerShapes) {
   const Combo& nn = kCombos[0];
   const ref::GemmCase aligned_c{nn.layout, nn.op_a, nn.op_b, 66, 72, 45, -0.5f, 0.0f};
   check(with_lds(aligned_c, 0, k), seed++);
-  // Two ragged tiles and a long k: rung 13 cuts them along k over all SMs (its tail kernel, on
-  // 132 SMs), with a range that crosses the tiles' edge and a fixup that adds 63 partial sums.
-  const ref::GemmCase long_k{nn.layout, nn.op_a, nn.op_b, 150, 29, 3000, -0.5f, 0.75f};
-  check(with_lds(long_k, 1, k), seed++);
+  // A few ragged tiles and a long k: rung 13 and tc-03 (both modes) cut them all along k over
+  // 132 SMs (common/tail_split.cuh), with ranges that cross tiles' edges and fixups that add
+  // dozens of partial sums; beta == 0 with aligned rows sends tc-03's stores through TMA.
+  const ref::GemmCase long_k{nn.layout, nn.op_a, nn.op_b, 300, 200, 3000, -0.5f, 0.0f};
+  check(with_lds(long_k, 0, k), seed++);
 }
 
-// Rung 13's tail kernel (simt/13_tma.cu) on 132 SMs (H100 SXM, H200): 2100 x 2200 is 153 of
-// its tiles, 132 whole and 21 cut along k; 300 x 200 is 3 tiles, all cut. The tail tiles include
-// C's ragged edges, and k = 601 ends in a partial k-tile. Every kernel runs them.
+// The tail split (common/tail_split.cuh) on 132 SMs (H100 SXM, H200), with whole tiles before
+// it: 2100 x 2200 is 153 of rung 13's 128 x 256 tiles (132 whole, 21 cut along k), 306 of
+// tc-03's 128 x 128 in 3xTF32 (264, 42) and 162 of its 256 x 128 in Tf32 (132, 30); k = 2401
+// is long enough for each to split and ends in a partial k-tile. 300 x 200 is a few tiles, all
+// cut, with beta = 0 (tc-03 then stores C through TMA). The tail tiles include C's ragged edges.
+// Every kernel runs them.
 TEST_P(CaseMatrix, TailShapes) {
   const KernelInfo& k = info(GetParam());
   std::uint64_t seed = 6000;
-  for (Dims d : {Dims{2100, 2200, 601}, Dims{300, 200, 3000}})
+  struct Shape {
+    Dims d;
+    float beta;
+  };
+  for (const Shape& s : {Shape{{2100, 2200, 2401}, 0.5f}, Shape{{300, 200, 3000}, 0.0f}})
     for (const Combo& combo : kCombos) {
-      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, d.m, d.n, d.k, 1.0f, 0.5f};
+      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, s.d.m, s.d.n, s.d.k, 1.0f, s.beta};
       check(with_lds(c, 0, k), seed++);
       if (HasFailure()) return;
     }

@@ -16,15 +16,10 @@
 // - A persistent grid: one CTA per SM loops over tiles, and the producer runs into the next tile
 //   while the consumers write the last one out. Tiles are numbered kGroupM tile-rows at a time, so
 //   that the CTAs working at the same time share panels of A and B in L2.
-// - The last round as a second kernel (stream-K for the tail). T tiles on G CTAs leave R = T mod G
-//   tiles for a last round that idles the other SMs (4096³: 512 tiles on 132 SMs, the fourth
-//   round 116/132 full). The whole-tile kernel stops before them; then the tail kernel, the same
-//   template with kTail set, cuts their R * k_tiles k-tiles into G equal ranges, one per CTA. A
-//   range meets at most two tiles. Each piece's sums go to the CTA's workspace slot, and the CTA
-//   whose piece completes a tile's k-tiles (an atomic count) adds the tile's slots in k order and
-//   stores it: no CTA waits for another, and the result does not depend on timing. A separate
-//   kernel because a second k-loop in the same one made ptxas assign the whole-tile loop's
-//   registers worse (-6 to -9%, docs/perf-notes.md, third session).
+// - The last round as a second kernel (stream-K for the tail, common/tail_split.cuh): with T
+//   tiles on G CTAs, the R = T mod G tiles of the last round (4096³: 512 tiles on 132 SMs, the
+//   fourth round 116/132 full) are cut along k over all SMs by a tail kernel, the same template
+//   with kTail set.
 //
 // TMA cannot transpose. An operand stored along m (or n) lands as s[k][m] and is read as in rungs
 // 11-12. A K-major one lands as s[m][k], rows of kBK = 8 floats (32 bytes), and is read along k:
@@ -44,8 +39,8 @@
 #include "kernels/common/epilogue.cuh"
 #include "kernels/common/hopper.cuh"
 #include "kernels/common/operand.cuh"
+#include "kernels/common/tail_split.cuh"
 #include "kernels/common/tile_loader.cuh"
-#include "kernels/common/workspace.cuh"
 
 #ifdef SGEMM_HAS_SM90A
 #include <algorithm>
@@ -70,7 +65,6 @@ constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
 // The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
 constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
-constexpr int kSlotFloats = kTM * kTN * kConsumerThreads;  // one tile's partial sums: 128 KB
 static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
 static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
 static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
@@ -81,15 +75,6 @@ static_assert(kBK == 8 && kLanesM == 4 && kLanesN == 8,
 // The tiles of C: tiles_m x tiles_n of kBM x kBN (see tile_coords for their order).
 struct TileOrder {
   std::int64_t tiles_m, tiles_n;
-};
-
-// The tail kernel's share: the last `tiles` tiles of the order, cut along k (top of the file).
-// The whole-tile kernel computes the others.
-struct TailSplit {
-  int tiles;      // R < gridDim.x, with R * k_tiles <= 2^30
-  int range;      // k-tiles per CTA: ceil(R * k_tiles / gridDim.x) <= k_tiles
-  float* slots;   // two partial tiles per CTA (its range meets at most two tiles)
-  int* summed;    // per tail tile: k-tiles whose sums are in slots (zero at launch)
 };
 
 // Device code for sm_90a only: in a multi-architecture build the other targets get an empty
@@ -125,27 +110,6 @@ __device__ __forceinline__ std::int64_t whole_tiles(const TileOrder& order, cons
   return order.tiles_m * order.tiles_n - tail.tiles;
 }
 
-// Piece `i` (0 or 1) of this CTA's range of the tail's k-tiles: k-tiles [k_begin, k_end) of tail
-// tile `tile`. Integer adds and compares only, so that the values stay warp-uniform. A CTA runs
-// piece 1 (the start of the next tile, from k = 0) before piece 0 (the end of its first tile):
-// the CTAs then move through k together and share the slices of A and B they read in L2. (In
-// range order, run 67 at 4096³: the tail kernel's L2 hit rate 31% against the whole tiles' 84%.)
-__device__ bool tail_piece(const TailSplit& tail, int k_tiles, int i, int& tile, int& k_begin,
-                           int& k_end) {
-  const int total = tail.tiles * k_tiles, begin = int(blockIdx.x) * tail.range;
-  const int length = min(begin + tail.range, total) - begin;
-  if (length <= 0) return false;
-  int t = 0, k0 = begin;
-  while (k0 >= k_tiles) k0 -= k_tiles, ++t;  // begin / k_tiles, at most R steps
-  if (i == 0) {
-    tile = t, k_begin = k0, k_end = min(k0 + length, k_tiles);
-    return true;
-  }
-  if (k0 + length <= k_tiles) return false;
-  tile = t + 1, k_begin = 0, k_end = k0 + length - k_tiles;
-  return true;
-}
-
 // --- the producer: one thread ------------------------------------------------------------------
 
 // Walks the same (tile, k-tile) sequence as the consumers and fills stage after stage.
@@ -174,10 +138,9 @@ __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, st
     }
   };
   if constexpr (kTail) {
-    int tile, k_begin, k_end;
-    for (int i = 1; i >= 0; --i)  // the order of tail_pieces
-      if (tail_piece(tail, k_tiles, i, tile, k_begin, k_end))
-        load(whole_tiles(order, tail) + tile, k_begin, k_end);
+    for_each_tail_piece(tail, k_tiles, [&](int, int tile, int k_begin, int k_end) {
+      load(whole_tiles(order, tail) + tile, k_begin, k_end);
+    });
   } else {
     for (std::int64_t t = blockIdx.x; t < whole_tiles(order, tail); t += gridDim.x)
       load(t, 0, k_tiles);
@@ -293,44 +256,7 @@ __device__ __forceinline__ void store_tile(const Canonical& p, bool c_vec4,
   }
 }
 
-// Piece `piece` of this CTA's tail range covered k_count k-tiles of tail tile `tile`, with sums
-// acc. Publishes them in the CTA's slot; in the CTA whose piece completes the tile's k-tiles,
-// returns true with acc = the sum of the tile's slots, added in k order.
-__device__ bool sum_tail_tile(const TailSplit& tail, int k_tiles, int piece, int tile, int k_count,
-                              float (&acc)[kTM][kTN], volatile int* last, int consumer) {
-  // Thread `consumer` keeps acc[e / 8][e % 8] at float e * 256 + consumer of a slot: every warp
-  // access is coalesced. One float per store: float4 stores of acc would want its registers in
-  // aligned quads through the k-loop, and with that constraint ptxas scheduled the loop with more
-  // registers and more bank conflicts, and spilled (docs/perf-notes.md, tenth session).
-  float* slot = tail.slots + std::int64_t(2 * blockIdx.x + piece) * kSlotFloats + consumer;
-#pragma unroll
-  for (int e = 0; e < kTM * kTN; ++e) __stcg(slot + e * kConsumerThreads, acc[e / kTN][e % kTN]);
-  __threadfence();  // the sums are visible to the GPU before the count says so
-  named_barrier(1, kConsumerThreads);  // the producer warpgroup has left
-  if (consumer == 0) *last = atomicAdd(tail.summed + tile, k_count) + k_count == k_tiles;
-  named_barrier(1, kConsumerThreads);
-  if (!*last) return false;
-  __threadfence();
-  // The CTAs whose ranges meet the tile, in k order: the tile is the second piece of a CTA whose
-  // range starts before it, the first of the others.
-  const int first = tile * k_tiles;
-#pragma unroll
-  for (int i = 0; i < kTM; ++i)
-#pragma unroll
-    for (int j = 0; j < kTN; ++j) acc[i][j] = 0.0f;
-  for (int cta = first / tail.range; cta * tail.range < first + k_tiles; ++cta) {
-    const float* src = tail.slots +
-                       std::int64_t(2 * cta + (cta * tail.range < first ? 1 : 0)) * kSlotFloats +
-                       consumer;
-#pragma unroll
-    for (int e = 0; e < kTM * kTN; ++e) {
-      // 16 loads at a time: left free, the compiler would hold all 128.
-      if (e % 16 == 0) asm volatile("" ::: "memory");
-      acc[e / kTN][e % kTN] += __ldcg(src + e * kConsumerThreads);
-    }
-  }
-  return true;
-}
+constexpr int kTailBarrier = 1;  // named barrier of the consumers, for sum_tail_tile
 
 template <bool AKMajor, bool BKMajor, bool kTail>
 __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* stages,
@@ -366,19 +292,19 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
   };
   if constexpr (kTail) {
     __shared__ int last;  // whether this CTA completes the tile (sum_tail_tile)
-    int tile, k_begin, k_end;
-    for (int i = 1; i >= 0; --i) {  // the order of tail_pieces
-      if (!tail_piece(tail, k_tiles, i, tile, k_begin, k_end)) continue;
+    for_each_tail_piece(tail, k_tiles, [&](int piece, int tile, int k_begin, int k_end) {
       // The coordinates before the k-loop, where they are warp-uniform and cost no registers of
-      // the sums: after it, the slow path of tile_coords's 64-bit division was a call whose return
-      // address went to the stack.
+      // the sums: after it, the slow path of tile_coords's 64-bit division was a call whose
+      // return address went to the stack.
       std::int64_t tile_m, tile_n;
       tile_coords(order, whole_tiles(order, tail) + tile, tile_m, tile_n);
       float acc[kTM][kTN] = {};
       multiply(acc, k_end - k_begin);
-      if (sum_tail_tile(tail, k_tiles, i, tile, k_end - k_begin, acc, &last, consumer))
+      if (sum_tail_tile<kConsumerThreads>(tail, k_tiles, piece, tile, k_end - k_begin,
+                                          reinterpret_cast<float(&)[kTM * kTN]>(acc), &last,
+                                          consumer, kTailBarrier))
         store(tile_m, tile_n, acc);
-    }
+    });
   } else {
     for (std::int64_t t = blockIdx.x; t < whole_tiles(order, tail); t += gridDim.x) {
       std::int64_t tile_m, tile_n;
@@ -457,20 +383,11 @@ std::string_view why_not(const Canonical& p) {
   return {};
 }
 
-// How many of T tiles on G = sms CTAs go to the tail kernel: R = T mod G (all of them when T < G),
-// when cutting them along k pays. Counted in k-tile times (~1.3 us): a tail kernel saves the idle
-// share of a round, k_tiles * (G - R) / G. It costs ~25 whatever its length (measured, run 67: the
-// tail of 4096 x 4096 x 1024 ran 26 us over its share: its start, writing partial sums, a
-// kernel's slower first k-tiles), and for each tile, reading back the partial sums of its
-// ~G / R + 1 CTAs (~3 each, in the CTA that completes it). So 2048³ and 4096 x 4096 x 1024 (7.8
-// and 15.5 saved) stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
-std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int sms) {
-  const std::int64_t r = tiles % sms;
-  if (r == 0 || r * k_tiles > INT_MAX / 2) return 0;  // tail_piece's ints, with room for one range
-  const double saved = double(k_tiles) * double(sms - r) / sms;
-  const double spent = 25.0 + 3.0 * (double(sms) / double(r) + 1.0);
-  return saved > spent ? r : 0;
-}
+// The tail split's costs in k-tile times (~1.3 us; tail_tiles): ~25 whatever its length
+// (measured, run 67: the tail of 4096 x 4096 x 1024 ran 26 us over its share), and ~3 per slot
+// read back by a tile's completing CTA. So 2048³ and 4096 x 4096 x 1024 (7.8 and 15.5 saved)
+// stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
+constexpr double kTailFixedCost = 25.0, kTailSlotCost = 3.0;
 
 template <bool AKMajor, bool BKMajor>
 cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
@@ -482,7 +399,8 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
   if (sms == 0) return cudaErrorNoDevice;
   const std::int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
   const std::int64_t tiles = tiles_m * tiles_n, k_tiles = ceil_div(p.k, kBK);
-  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms)), 0, nullptr, nullptr};
+  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, kTailFixedCost, kTailSlotCost)), 0, nullptr,
+                 nullptr};
   const TileOrder order{tiles_m, tiles_n};
   const std::int64_t whole = tiles - tail.tiles;
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
@@ -498,21 +416,13 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
   // The tail's workspace before any kernel, so that a failed allocation leaves C untouched.
   // (Launching the whole tiles first, to set it up while they run, measured the same: run 67.)
   void* workspace = nullptr;
-  if (tail.tiles > 0) {
-    tail.range = int(ceil_div(tail.tiles * k_tiles, sms));
-    cudaMemPool_t pool;
-    if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-    const std::int64_t slot_bytes = 2 * sms * kSlotFloats * std::int64_t(sizeof(float));
-    const std::int64_t bytes = slot_bytes + tail.tiles * std::int64_t(sizeof(int));
-    if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
+  if (tail.tiles > 0)
+    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, kTM * kTN * kConsumerThreads,
+                                              stream, &workspace);
         err != cudaSuccess)
       return err;
-    tail.slots = static_cast<float*>(workspace);
-    tail.summed = reinterpret_cast<int*>(static_cast<char*>(workspace) + slot_bytes);
-  }
-  cudaError_t err =
-      workspace ? cudaMemsetAsync(tail.summed, 0, tail.tiles * sizeof(int), stream) : cudaSuccess;
-  if (err == cudaSuccess && whole > 0) {
+  cudaError_t err = cudaSuccess;
+  if (whole > 0) {
     const std::int64_t ctas = std::min<std::int64_t>(whole, sms);
     whole_kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order,
                                                                    c_vec4, tail);

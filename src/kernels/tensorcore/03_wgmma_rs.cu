@@ -25,7 +25,9 @@
 //   also test B for values the split cannot carry and raise the fallback's flag; with beta == 0
 //   that replaces the pass over B before the call (Tf32Direct::b_checked).
 // - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
-//   into the next tile while the consumers store the last.
+//   into the next tile while the consumers store the last. The partial last round goes to a
+//   second kernel, the same template with kTail set, that cuts it along k over all SMs
+//   (common/tail_split.cuh; at 8192³ in 3xTF32 the 32nd round of 4 tiles cost 2.8%).
 // - With beta == 0 and C's rows 16-byte aligned at both ends, the consumers stage each 32-row
 //   chunk of the tile in shared memory and one thread hands it to TMA stores: the consumers go
 //   back to the mainloop while the copy engine writes C (direct stores cost the Tf32 kernel
@@ -40,6 +42,7 @@
 #include <cstdint>
 
 #include "kernels/common/epilogue.cuh"
+#include "kernels/common/tail_split.cuh"
 #include "kernels/common/tf32_pack.cuh"
 #include "kernels/common/wgmma.cuh"
 
@@ -84,11 +87,13 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 // A k-tile of B^T fragments: kK8Steps x the 4 registers of one wgmma's A operand.
 using Fragments = std::uint32_t[kK8Steps][4];
 
-template <Tf32Mode kMode>
+// kTail = false: the whole tiles; true: the tail's pieces (common/tail_split.cuh).
+template <Tf32Mode kMode, bool kTail>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_a_small,
                                          const CUtensorMap& tmap_b, const CUtensorMap& tmap_c,
-                                         bool c_by_tma, const Tf32Operands& ops) {
+                                         bool c_by_tma, const Tf32Operands& ops,
+                                         const TailSplit& tail) {
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
@@ -101,7 +106,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  const std::int64_t tiles = tiles_m * tiles_n;
+  const std::int64_t whole = tiles_m * tiles_n - tail.tiles;  // tiles of the whole-tile kernel
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
 
@@ -115,11 +120,12 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
       int it = 0;  // k-tiles loaded so far, over all of this block's tiles
-      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+      // k-tiles [k_begin, k_end) of tile `tile` into the ring.
+      auto load = [&](std::int64_t tile, int k_begin, int k_end) {
         std::int64_t tile_m, tile_n;
         grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
         const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
-        for (int kt = 0; kt < num_k_tiles; ++kt, ++it) {
+        for (int kt = k_begin; kt < k_end; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
@@ -130,6 +136,14 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
             tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
                      ring.full(s));
         }
+      };
+      if constexpr (kTail) {
+        for_each_tail_piece(tail, num_k_tiles, [&](int, int tile, int k_begin, int k_end) {
+          load(whole + tile, k_begin, k_end);
+        });
+      } else {
+        for (std::int64_t tile = blockIdx.x; tile < whole; tile += gridDim.x)
+          load(tile, 0, num_k_tiles);
       }
     }
     return;
@@ -181,8 +195,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto release = [&](int kt) {
     if (lane == 0) mbar_arrive(ring.empty(kt % kStages));
   };
-  // One tile's k-loop into acc; ring index `first` holds its k-tile 0.
-  auto mainloop = [&](int first, float (&acc)[kAccs]) {
+  // k_count k-tiles into acc; ring index `first` holds the first of them.
+  auto mainloop = [&](int first, int k_count, float (&acc)[kAccs]) {
     if constexpr (kMode == Tf32Mode::Tf32x3) {
       float fresh[kAccs] = {};
       // This k-tile's wgmmas, then the next k-tile's fragments while they run, then the sum.
@@ -201,7 +215,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         for (int ks = 0; ks < kK8Steps; ++ks)
           wgmma_tf32<kBM>(fresh, big[ks], a_big + ks * kDescK8Step, 1);
         wgmma_commit();
-        if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next_big, &next_small);
+        if (kt + 1 < k_count) load_fragments(first + kt + 1, next_big, &next_small);
         wgmma_wait<0>();
         fence_operands(fresh);
         release(first + kt);
@@ -210,9 +224,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       };
       Fragments big0, small0, big1, small1;
       load_fragments(first, big0, &small0);
-      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+      for (int kt = 0; kt < k_count; kt += 2) {
         step(kt, big0, small0, big1, small1);
-        if (kt + 1 < num_k_tiles) step(kt + 1, big1, small1, big0, small0);
+        if (kt + 1 < k_count) step(kt + 1, big1, small1, big0, small0);
       }
     } else {
       // One k-tile of wgmmas stays in flight while the next k-tile's fragments are loaded.
@@ -225,17 +239,17 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
         wgmma_commit();
         wgmma_wait<1>();  // k-tile kt - 1 is done: its stage and fragment registers are free
         if (kt > 0) release(first + kt - 1);
-        if (kt + 1 < num_k_tiles) load_fragments(first + kt + 1, next, nullptr);
+        if (kt + 1 < k_count) load_fragments(first + kt + 1, next, nullptr);
       };
       Fragments frag0, frag1;
       load_fragments(first, frag0, nullptr);
-      for (int kt = 0; kt < num_k_tiles; kt += 2) {
+      for (int kt = 0; kt < k_count; kt += 2) {
         step(kt, frag0, frag1);
-        if (kt + 1 < num_k_tiles) step(kt + 1, frag1, frag0);
+        if (kt + 1 < k_count) step(kt + 1, frag1, frag0);
       }
       wgmma_wait<0>();
       fence_operands(acc);
-      release(first + num_k_tiles - 1);
+      release(first + k_count - 1);
     }
   };
   // C by TMA (beta == 0): chunk after chunk of kChunkRows rows into alternating staging buffers.
@@ -291,14 +305,29 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     }
   };
 
-  // The block's tiles in turn; `first` is the ring index of the tile's k-tile 0.
+  // The block's tiles (or pieces) in turn; `first` is the ring index of the next k-tile.
   int first = 0;
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, first += num_k_tiles) {
-    std::int64_t tile_m, tile_n;
-    grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
-    float acc[kAccs] = {};
-    mainloop(first, acc);
-    store_tile(tile_m, tile_n, acc);
+  if constexpr (kTail) {
+    __shared__ int last;  // whether this block completes the tile (sum_tail_tile)
+    for_each_tail_piece(tail, num_k_tiles, [&](int piece, int tile, int k_begin, int k_end) {
+      std::int64_t tile_m, tile_n;
+      grouped_tile(whole + tile, tiles_m, tiles_n, tile_m, tile_n);
+      float acc[kAccs] = {};
+      mainloop(first, k_end - k_begin, acc);
+      first += k_end - k_begin;
+      if (sum_tail_tile<kConsumers * kWarpgroup>(tail, num_k_tiles, piece, tile, k_end - k_begin,
+                                                 acc, &last, threadIdx.x - kWarpgroup,
+                                                 kConsumerBarrier))
+        store_tile(tile_m, tile_n, acc);
+    });
+  } else {
+    for (std::int64_t tile = blockIdx.x; tile < whole; tile += gridDim.x, first += num_k_tiles) {
+      std::int64_t tile_m, tile_n;
+      grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+      float acc[kAccs] = {};
+      mainloop(first, num_k_tiles, acc);
+      store_tile(tile_m, tile_n, acc);
+    }
   }
   if constexpr (kMode == Tf32Mode::Tf32x3) {
     if (__any_sync(0xffffffffu, unsplittable) && lane == 0) *ops.nonfinite = 1;
@@ -308,24 +337,26 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
 #endif  // sm_90a device code
 
+template <bool kTail>
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                  const __grid_constant__ CUtensorMap tmap_a_small,
                                  const __grid_constant__ CUtensorMap tmap_b,
                                  const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
-                                 const Tf32Operands ops) {
+                                 const Tf32Operands ops, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
+  rs_tiles<Tf32Mode::Tf32x3, kTail>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
 #endif
 }
+template <bool kTail>
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                const __grid_constant__ CUtensorMap tmap_a_small,
                                const __grid_constant__ CUtensorMap tmap_b,
                                const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
-                               const Tf32Operands ops) {
+                               const Tf32Operands ops, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
+  rs_tiles<Tf32Mode::Tf32, kTail>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
 #endif
 }
 
@@ -347,11 +378,20 @@ bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
+// The tail split's costs in k-tile times (tail_tiles). First estimates, from rung 13's (~25 us
+// fixed) and the slots' sizes (64 KB in 3xTF32, 128 KB in Tf32, each read back in ~1 us); the
+// split pays where the idle share of the last round is large, as at 8192³ (3xTF32: 4096 tiles
+// on 132 SMs, the 32nd round 4/132 full).
+constexpr double kTailFixedCost = 30.0, kTailSlotCost = 1.5;
+
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
   using Cfg = Config<kMode>;
-  constexpr auto kernel =
-      kMode == Tf32Mode::Tf32x3 ? tc_03_wgmma_rs_tf32x3_kernel : tc_03_wgmma_rs_tf32_kernel;
+  constexpr bool kSplit = kMode == Tf32Mode::Tf32x3;
+  constexpr auto whole_kernel =
+      kSplit ? tc_03_wgmma_rs_tf32x3_kernel<false> : tc_03_wgmma_rs_tf32_kernel<false>;
+  constexpr auto tail_kernel =
+      kSplit ? tc_03_wgmma_rs_tf32x3_kernel<true> : tc_03_wgmma_rs_tf32_kernel<true>;
   // A's big part (Tf32: its only part), rounded by the TMA unit when read in place; 3xTF32's
   // small part, always packed. tmap_a_small stays zero in Tf32 mode (not read).
   CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{}, tmap_c{};
@@ -369,16 +409,42 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   const bool c_by_tma = p.beta == 0.0f && aligned16(p.c) && p.ldc % 4 == 0 && p.n % 4 == 0 &&
                         make_row_major_map(&tmap_c, p.c, p.m, p.n, p.ldc,
                                            CU_TENSOR_MAP_L2_PROMOTION_NONE);
-  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Cfg::kSmemBytes);
-      err != cudaSuccess)
-    return err;
-  // Persistent: one block per SM at most, each walking its share of the tiles.
+  for (const auto kernel : {whole_kernel, tail_kernel})
+    if (cudaError_t err = cudaFuncSetAttribute(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+        err != cudaSuccess)
+      return err;
+  // Persistent: one block per SM at most, each walking its share of the tiles; the last round's
+  // tiles cut along k over all SMs when that pays (common/tail_split.cuh).
+  const int sms = std::max(device_sm_count(), 1);
   const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
-  const std::int64_t blocks = std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1));
-  kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::kSmemBytes, stream>>>(
-      p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops);
-  return cudaGetLastError();
+  const std::int64_t k_tiles = ops.kp / kBK;
+  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, kTailFixedCost, kTailSlotCost)), 0, nullptr,
+                 nullptr};
+  void* workspace = nullptr;
+  if (tail.tiles > 0)
+    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles,
+                                              Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
+                                              &workspace);
+        err != cudaSuccess)
+      return err;
+  cudaError_t err = cudaSuccess;
+  if (const std::int64_t whole = tiles - tail.tiles; whole > 0) {
+    const std::int64_t blocks = std::min<std::int64_t>(whole, sms);
+    whole_kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::kSmemBytes, stream>>>(
+        p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
+    err = cudaGetLastError();
+  }
+  if (err == cudaSuccess && tail.tiles > 0) {
+    tail_kernel<<<dim3(unsigned(sms)), kThreads, Cfg::kSmemBytes, stream>>>(
+        p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
+    err = cudaGetLastError();
+  }
+  if (workspace) {
+    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+    if (err == cudaSuccess) err = free_err;
+  }
+  return err;
 }
 
 template <Tf32Mode kMode>

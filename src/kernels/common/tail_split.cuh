@@ -1,0 +1,115 @@
+// Stream-K for a persistent kernel's last round (simt rung 13, tensor-core rung 03).
+//
+// T tiles on G blocks leave R = T mod G tiles for a last round that idles the other G - R SMs.
+// The whole-tile kernel stops before them; then a tail kernel cuts their R * k_tiles k-tiles into
+// G equal ranges, one per block. A range meets at most two tiles: its pieces. Each piece's sums go
+// to the block's slot in a workspace, and the block whose piece completes a tile's k-tiles (an
+// atomic count) adds the tile's slots in k order and stores the tile: no block waits for another,
+// and the result does not depend on timing. A separate kernel, because a second k-loop in the
+// whole-tile kernel made ptxas assign that loop's registers worse (docs/perf-notes.md, third
+// session).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "kernels/common/hopper.cuh"
+
+namespace sgemm::detail {
+
+// The tail kernel's share: the last `tiles` tiles of the kernel's order.
+struct TailSplit {
+  int tiles;      // R < gridDim.x, with R * k_tiles <= 2^30
+  int range;      // k-tiles per block: ceil(R * k_tiles / gridDim.x) <= k_tiles
+  float* slots;   // two partial tiles per block (its range meets at most two tiles)
+  int* summed;    // per tail tile: k-tiles whose sums are in slots (zero at launch)
+};
+
+// Piece `i` (0 or 1) of this block's range of the tail's k-tiles: k-tiles [k_begin, k_end) of
+// tail tile `tile`. Integer adds and compares only, so that the values stay warp-uniform. A block
+// runs piece 1 (the start of the next tile, from k = 0) before piece 0 (the end of its first
+// tile): the blocks then move through k together and share the slices of A and B they read in L2
+// (in range order, run 67 at 4096³: rung 13's tail had an L2 hit rate of 31%, the whole tiles 84%).
+__device__ __forceinline__ bool tail_piece(const TailSplit& tail, int k_tiles, int i, int& tile,
+                                           int& k_begin, int& k_end) {
+  const int total = tail.tiles * k_tiles, begin = int(blockIdx.x) * tail.range;
+  const int length = min(begin + tail.range, total) - begin;
+  if (length <= 0) return false;
+  int t = 0, k0 = begin;
+  while (k0 >= k_tiles) k0 -= k_tiles, ++t;  // begin / k_tiles, at most R steps
+  if (i == 0) {
+    tile = t, k_begin = k0, k_end = min(k0 + length, k_tiles);
+    return true;
+  }
+  if (k0 + length <= k_tiles) return false;
+  tile = t + 1, k_begin = 0, k_end = k0 + length - k_tiles;
+  return true;
+}
+
+// Calls piece(i, tile, k_begin, k_end) for each of this block's pieces, in the order above.
+template <class Piece>
+__device__ __forceinline__ void for_each_tail_piece(const TailSplit& tail, int k_tiles,
+                                                    Piece&& piece) {
+  int tile, k_begin, k_end;
+  for (int i = 1; i >= 0; --i)
+    if (tail_piece(tail, k_tiles, i, tile, k_begin, k_end)) piece(i, tile, k_begin, k_end);
+}
+
+// Piece `piece` of this block's range covered k_count k-tiles of tail tile `tile`, with sums acc
+// in each of the kThreads threads that hold a tile (`thread` = 0 .. kThreads - 1, all of them
+// here). Publishes the sums in the block's slot; in the block whose piece completes the tile's
+// k-tiles, returns true with acc = the sum of the tile's slots, added in k order. Uses named
+// barrier `barrier` of the kThreads threads.
+template <int kThreads, int kFloats>
+__device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles, int piece,
+                                              int tile, int k_count, float (&acc)[kFloats],
+                                              volatile int* last, int thread, int barrier) {
+  constexpr std::int64_t kSlotFloats = std::int64_t(kFloats) * kThreads;
+  // Thread t keeps acc[e] at float e * kThreads + t of a slot: every warp access is coalesced.
+  // One float per store: float4 stores would ask for acc in aligned register quads through the
+  // k-loop, and rung 13's loop, scheduled under that constraint, took more registers and more
+  // bank clashes, and spilled (docs/perf-notes.md, tenth session).
+  float* slot = tail.slots + (2 * std::int64_t(blockIdx.x) + piece) * kSlotFloats + thread;
+#pragma unroll
+  for (int e = 0; e < kFloats; ++e) __stcg(slot + e * kThreads, acc[e]);
+  __threadfence();  // the sums are visible to the GPU before the count says so
+  named_barrier(barrier, kThreads);
+  if (thread == 0) *last = atomicAdd(tail.summed + tile, k_count) + k_count == k_tiles;
+  named_barrier(barrier, kThreads);
+  if (!*last) return false;
+  __threadfence();
+  // The blocks whose ranges meet the tile, in k order: the tile is the second piece of a block
+  // whose range starts before it, the first of the others.
+  const int first = tile * k_tiles;
+#pragma unroll
+  for (int e = 0; e < kFloats; ++e) acc[e] = 0.0f;
+  for (int block = first / tail.range; block * tail.range < first + k_tiles; ++block) {
+    const float* src =
+        tail.slots + (2 * std::int64_t(block) + (block * tail.range < first ? 1 : 0)) * kSlotFloats +
+        thread;
+#pragma unroll
+    for (int e = 0; e < kFloats; ++e) {
+      // 16 loads at a time: left free, the compiler would hold them all.
+      if (e % 16 == 0) asm volatile("" ::: "memory");
+      acc[e] += __ldcg(src + e * kThreads);
+    }
+  }
+  return true;
+}
+
+// How many of `tiles` tiles on `blocks` blocks go to the tail kernel: R = tiles mod blocks (all
+// of them when tiles < blocks), when cutting them along k pays, else 0. Counted in k-tile times:
+// the tail kernel saves the idle share of a round, k_tiles * (blocks - R) / blocks, and costs
+// `fixed` whatever its length (its start, the slots, a kernel's slower first k-tiles) plus, for
+// each tile, `per_slot` for each of the ~blocks / R + 1 slots that its completing block reads.
+std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, double fixed,
+                        double per_slot);
+
+// Sets tail.range, takes the workspace for `tail` (slots of slot_floats floats for 2 * blocks
+// pieces, then tail.tiles counters) from the pool on `stream` and zeroes the counters. On success
+// *workspace is what to give back with cudaFreeAsync after the tail kernel.
+cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
+                                std::int64_t slot_floats, cudaStream_t stream, void** workspace);
+
+}  // namespace sgemm::detail
