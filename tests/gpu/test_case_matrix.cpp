@@ -190,19 +190,25 @@ TEST_P(CaseMatrix, SanitizerShapes) {
   const Combo& nn = kCombos[0];
   const ref::GemmCase aligned_c{nn.layout, nn.op_a, nn.op_b, 66, 72, 45, -0.5f, 0.0f};
   check(with_lds(aligned_c, 0, k), seed++);
-  // A few ragged tiles and a long k: rung 13 and tc-03 (both modes) cut them all along k over
-  // 132 SMs (common/tail_split.cuh), with ranges that cross tiles' edges and fixups that add
-  // dozens of partial sums; beta == 0 with aligned rows sends tc-03's stores through TMA.
-  const ref::GemmCase long_k{nn.layout, nn.op_a, nn.op_b, 300, 200, 3000, -0.5f, 0.0f};
-  check(with_lds(long_k, 0, k), seed++);
+}
+
+// A row of tiles and a long k, for compute-sanitizer: rung 13 and tc-03 (both modes) cut them
+// all along k over 132 SMs (common/tail_split.cuh), with ranges that cross tiles' edges and
+// fixups that add dozens of partial sums; beta == 0 with aligned rows sends tc-03's stores
+// through TMA. Every kernel runs it; scripts/gpu-check runs it under the sanitizers only for the
+// kernels with a tail split (under racecheck, every tiled kernel together took 281 s on it).
+TEST_P(CaseMatrix, SanitizerTailShapes) {
+  const KernelInfo& k = info(GetParam());
+  const ref::GemmCase long_k{Layout::RowMajor, Op::N, Op::N, 8, 1400, 2700, -0.5f, 0.0f};
+  check(with_lds(long_k, 0, k), 5100);
 }
 
 // The tail split (common/tail_split.cuh) on 132 SMs (H100 SXM, H200), with whole tiles before
-// it: 2100 x 2200 is 153 of rung 13's 128 x 256 tiles (132 whole, 21 cut along k), 306 of
-// tc-03's 128 x 128 in 3xTF32 (264, 42) and 162 of its 256 x 128 in Tf32 (132, 30); k = 2401
-// is long enough for each to split and ends in a partial k-tile. 300 x 200 is a few tiles, all
-// cut, with beta = 0 (tc-03 then stores C through TMA). The tail tiles include C's ragged edges.
-// Every kernel runs them.
+// it: RowMajor 2100 x 2200 is 153 of rung 13's 128 x 256 tiles (132 whole, 21 cut along k), 306
+// of tc-03's 128 x 128 in 3xTF32 (264, 42) and 162 of its 256 x 128 in Tf32 (132, 30; ColMajor
+// swaps m and n); k = 2401 is long enough for each to split and ends in a partial k-tile.
+// 300 x 200 is a few tiles, all cut, with beta = 0 (tc-03 then stores C through TMA). The tail
+// tiles include C's ragged edges. Every kernel runs them.
 TEST_P(CaseMatrix, TailShapes) {
   const KernelInfo& k = info(GetParam());
   std::uint64_t seed = 6000;
