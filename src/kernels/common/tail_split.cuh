@@ -98,18 +98,48 @@ __device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles
   return true;
 }
 
+// The tail split's costs, in k-tile times of the kernel that takes it: `fixed` whatever its
+// length (its start, the slots, a kernel's slower first k-tiles), and `per_slot` for each slot
+// that a tile's completing block reads back.
+struct TailCosts {
+  double fixed, per_slot;
+};
+
 // How many of `tiles` tiles on `blocks` blocks go to the tail kernel: R = tiles mod blocks (all
-// of them when tiles < blocks), when cutting them along k pays, else 0. Counted in k-tile times:
-// the tail kernel saves the idle share of a round, k_tiles * (blocks - R) / blocks, and costs
-// `fixed` whatever its length (its start, the slots, a kernel's slower first k-tiles) plus, for
-// each tile, `per_slot` for each of the ~blocks / R + 1 slots that its completing block reads.
-std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, double fixed,
-                        double per_slot);
+// of them when tiles < blocks), when cutting them along k pays, else 0. The tail kernel saves the
+// idle share of a round, k_tiles * (blocks - R) / blocks, and costs costs.fixed plus, for each
+// tile, costs.per_slot for each of the ~blocks / R + 1 slots that its completing block reads.
+std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, TailCosts costs);
 
 // Sets tail.range, takes the workspace for `tail` (slots of slot_floats floats for 2 * blocks
 // pieces, then tail.tiles counters) from the pool on `stream` and zeroes the counters. On success
 // *workspace is what to give back with cudaFreeAsync after the tail kernel.
 cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
                                 std::int64_t slot_floats, cudaStream_t stream, void** workspace);
+
+// Runs a persistent kernel pair over `tiles` tiles of k_tiles k-tiles on `sms` SMs:
+// launch(false, blocks, tail) for the whole tiles, then launch(true, sms, tail) for the tail when
+// tail_tiles cuts one off. `launch` launches and returns the launch's error; slot_floats is one
+// tile's partial sums. The workspace is taken before the first launch, so that a failed
+// allocation leaves C untouched, and given back after the last.
+template <class Launch>
+cudaError_t launch_with_tail(std::int64_t tiles, std::int64_t k_tiles, int sms, TailCosts costs,
+                             std::int64_t slot_floats, cudaStream_t stream, Launch&& launch) {
+  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, costs)), 0, nullptr, nullptr};
+  void* workspace = nullptr;
+  if (tail.tiles > 0)
+    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, slot_floats, stream, &workspace);
+        err != cudaSuccess)
+      return err;
+  cudaError_t err = cudaSuccess;
+  if (const std::int64_t whole = tiles - tail.tiles; whole > 0)
+    err = launch(false, unsigned(whole < sms ? whole : sms), tail);
+  if (err == cudaSuccess && tail.tiles > 0) err = launch(true, unsigned(sms), tail);
+  if (workspace) {
+    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+    if (err == cudaSuccess) err = free_err;
+  }
+  return err;
+}
 
 }  // namespace sgemm::detail

@@ -387,7 +387,7 @@ std::string_view why_not(const Canonical& p) {
 // (measured, run 67: the tail of 4096 x 4096 x 1024 ran 26 us over its share), and ~3 per slot
 // read back by a tile's completing CTA. So 2048³ and 4096 x 4096 x 1024 (7.8 and 15.5 saved)
 // stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
-constexpr double kTailFixedCost = 25.0, kTailSlotCost = 3.0;
+constexpr TailCosts kTailCosts{25.0, 3.0};
 
 template <bool AKMajor, bool BKMajor>
 cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
@@ -398,13 +398,8 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
   const int sms = device_sm_count();
   if (sms == 0) return cudaErrorNoDevice;
   const std::int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
-  const std::int64_t tiles = tiles_m * tiles_n, k_tiles = ceil_div(p.k, kBK);
-  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, kTailFixedCost, kTailSlotCost)), 0, nullptr,
-                 nullptr};
   const TileOrder order{tiles_m, tiles_n};
-  const std::int64_t whole = tiles - tail.tiles;
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
-
   const auto whole_kernel = simt_13_tma_kernel<AKMajor, BKMajor, false>;
   const auto tail_kernel = simt_13_tma_kernel<AKMajor, BKMajor, true>;
   for (const auto kernel : {whole_kernel, tail_kernel})
@@ -412,32 +407,15 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
         err != cudaSuccess)
       return err;
-
-  // The tail's workspace before any kernel, so that a failed allocation leaves C untouched.
-  // (Launching the whole tiles first, to set it up while they run, measured the same: run 67.)
-  void* workspace = nullptr;
-  if (tail.tiles > 0)
-    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, kTM * kTN * kConsumerThreads,
-                                              stream, &workspace);
-        err != cudaSuccess)
-      return err;
-  cudaError_t err = cudaSuccess;
-  if (whole > 0) {
-    const std::int64_t ctas = std::min<std::int64_t>(whole, sms);
-    whole_kernel<<<unsigned(ctas), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order,
-                                                                   c_vec4, tail);
-    err = cudaGetLastError();
-  }
-  if (err == cudaSuccess && tail.tiles > 0) {
-    tail_kernel<<<unsigned(sms), kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4,
-                                                                 tail);
-    err = cudaGetLastError();
-  }
-  if (workspace) {
-    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-    if (err == cudaSuccess) err = free_err;
-  }
-  return err;
+  // (Launching the whole tiles before taking the tail's workspace, to set it up while they run,
+  // measured the same: run 67.)
+  return launch_with_tail(
+      tiles_m * tiles_n, ceil_div(p.k, kBK), sms, kTailCosts, kTM * kTN * kConsumerThreads, stream,
+      [&](bool tail, unsigned ctas, const TailSplit& split) {
+        const auto kernel = tail ? tail_kernel : whole_kernel;
+        kernel<<<ctas, kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4, split);
+        return cudaGetLastError();
+      });
 }
 
 // For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny

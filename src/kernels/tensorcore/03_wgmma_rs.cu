@@ -382,7 +382,7 @@ bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
 // fixed) and the slots' sizes (64 KB in 3xTF32, 128 KB in Tf32, each read back in ~1 us); the
 // split pays where the idle share of the last round is large, as at 8192³ (3xTF32: 4096 tiles
 // on 132 SMs, the 32nd round 4/132 full).
-constexpr double kTailFixedCost = 30.0, kTailSlotCost = 1.5;
+constexpr TailCosts kTailCosts{30.0, 1.5};
 
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
@@ -416,35 +416,15 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       return err;
   // Persistent: one block per SM at most, each walking its share of the tiles; the last round's
   // tiles cut along k over all SMs when that pays (common/tail_split.cuh).
-  const int sms = std::max(device_sm_count(), 1);
-  const std::int64_t tiles = ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN);
-  const std::int64_t k_tiles = ops.kp / kBK;
-  TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, kTailFixedCost, kTailSlotCost)), 0, nullptr,
-                 nullptr};
-  void* workspace = nullptr;
-  if (tail.tiles > 0)
-    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles,
-                                              Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
-                                              &workspace);
-        err != cudaSuccess)
-      return err;
-  cudaError_t err = cudaSuccess;
-  if (const std::int64_t whole = tiles - tail.tiles; whole > 0) {
-    const std::int64_t blocks = std::min<std::int64_t>(whole, sms);
-    whole_kernel<<<dim3(unsigned(blocks)), kThreads, Cfg::kSmemBytes, stream>>>(
-        p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
-    err = cudaGetLastError();
-  }
-  if (err == cudaSuccess && tail.tiles > 0) {
-    tail_kernel<<<dim3(unsigned(sms)), kThreads, Cfg::kSmemBytes, stream>>>(
-        p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
-    err = cudaGetLastError();
-  }
-  if (workspace) {
-    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-    if (err == cudaSuccess) err = free_err;
-  }
-  return err;
+  return launch_with_tail(
+      ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN), ops.kp / kBK, std::max(device_sm_count(), 1),
+      kTailCosts, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
+      [&](bool tail, unsigned blocks, const TailSplit& split) {
+        const auto kernel = tail ? tail_kernel : whole_kernel;
+        kernel<<<blocks, kThreads, Cfg::kSmemBytes, stream>>>(p, tmap_a, tmap_a_small, tmap_b,
+                                                              tmap_c, c_by_tma, ops, split);
+        return cudaGetLastError();
+      });
 }
 
 template <Tf32Mode kMode>
