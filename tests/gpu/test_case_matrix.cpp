@@ -136,27 +136,31 @@ TEST_P(CaseMatrix, AlphaBeta) {
 
 // NaN and Inf in A and B propagate as IEEE float32 arithmetic does (including Inf * 0 = NaN
 // and Inf - Inf = NaN), in both layouts, with beta != 0 and beta == 0 (where C is not read and
-// a kernel may find the values late: tc-03 tests B inside its tile kernel), in A and B or in B
-// alone.
+// a kernel may find the values late: tc-03 tests B inside its tile kernel), in A and B, in B
+// alone and in A alone (3xTF32 must find them in each operand: one found in B would hide a
+// miss in A).
 TEST_P(CaseMatrix, NanInfPropagation) {
   const KernelInfo& k = info(GetParam());
+  enum class Where { AAndB, BOnly, AOnly };
   for (const Combo& combo : {kCombos[0], kCombos[7]})
     for (float beta : {0.5f, 0.0f})
-      for (bool in_a : {true, false}) {
+      for (Where where : {Where::AAndB, Where::BOnly, Where::AOnly}) {
         ref::GemmCase c =
             with_lds({combo.layout, combo.op_a, combo.op_b, 67, 45, 33, 1.0f, beta}, 0, k);
         if (!k.supports(problem_of(c))) continue;
         ref::CaseBuffers buf(c);
         buf.fill_random(77);
         const float inf = std::numeric_limits<float>::infinity();
-        buf.poke(1, 7, 9, inf);    // column 9 of C: +-Inf
-        buf.poke(1, 2, 11, inf);   // columns 11 and 12: +-Inf
-        buf.poke(1, 2, 12, -inf);
-        buf.poke(1, 2, 13, 0.0f);
-        if (in_a) {
+        if (where != Where::AOnly) {
+          buf.poke(1, 7, 9, inf);    // column 9 of C: +-Inf
+          buf.poke(1, 2, 11, inf);   // columns 11 and 12: +-Inf
+          buf.poke(1, 2, 12, -inf);
+          buf.poke(1, 2, 13, 0.0f);
+        }
+        if (where != Where::BOnly) {
           buf.poke(0, 3, 5, std::numeric_limits<float>::quiet_NaN());  // row 3 of C: NaN
-          buf.poke(0, 10, 2, -inf);  // row 10: -+Inf; C(10, 11) -Inf, C(10, 12) +Inf,
-                                     // C(10, 13) = -Inf * 0 = NaN
+          buf.poke(0, 10, 2, -inf);  // row 10: -Inf; with B as above C(10, 11) -Inf,
+                                     // C(10, 12) +Inf, C(10, 13) = -Inf * 0 = NaN
           buf.poke(0, 20, 2, inf);   // C(20, 11): +Inf, and with
           buf.poke(0, 20, 7, -inf);  // B(7, 9) = Inf: C(20, 9) = Inf - Inf = NaN
         }
@@ -170,7 +174,9 @@ TEST_P(CaseMatrix, NanInfPropagation) {
         ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         const ref::Verdict v = buf.verify(ref::unit_roundoff(k.math));
         EXPECT_TRUE(v.pass) << GetParam() << " on " << ref::describe(t)
-                            << (in_a ? ", Inf/NaN in A and B: " : ", Inf in B only: ")
+                            << (where == Where::AAndB  ? ", Inf/NaN in A and B: "
+                                : where == Where::BOnly ? ", Inf in B only: "
+                                                        : ", Inf/NaN in A only: ")
                             << v.detail;
       }
 }
