@@ -68,9 +68,72 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
   }
 }
 
+// The same for an x whose rows run along k (col_stride 1), where out has x's layout and the
+// pack is an element-wise map: no staging, 16-byte accesses. A thread packs kPackQuads groups
+// of 4 consecutive k, a block's threads neighbouring groups, all loads issued before the first
+// store. vec4: x's rows start 16-byte aligned (ptr and row_stride), so a group inside the row
+// is one float4 load. (The tile kernel above moved 3xTF32's 512 MB at 8192³ at ~2.8 TB/s,
+// docs/perf-notes.md, run 92.)
+constexpr int kPackRowThreads = 256, kPackQuads = 4;
+
+template <PackParts kParts>
+__global__ void __launch_bounds__(kPackRowThreads)
+    tc_pack_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
+                        std::int64_t rows_p, std::int64_t kp, int* nonfinite, bool vec4) {
+  const std::int64_t quads_per_row = kp / 4, quads = rows_p * quads_per_row;
+  const std::int64_t first = std::int64_t(blockIdx.x) * kPackRowThreads * kPackQuads + threadIdx.x;
+  float4 v[kPackQuads];
+#pragma unroll
+  for (int i = 0; i < kPackQuads; ++i) {
+    const std::int64_t q = first + i * kPackRowThreads;
+    const std::int64_t r = q / quads_per_row, kk = q % quads_per_row * 4;
+    const bool in = q < quads && r < rows;  // otherwise zero padding
+    const float* src = in ? x.ptr + r * x.row_stride + kk : x.ptr;
+    if (in && vec4 && kk + 4 <= k) {
+      v[i] = *reinterpret_cast<const float4*>(src);
+    } else {
+      v[i] = {in && kk < k ? src[0] : 0.0f, in && kk + 1 < k ? src[1] : 0.0f,
+              in && kk + 2 < k ? src[2] : 0.0f, in && kk + 3 < k ? src[3] : 0.0f};
+    }
+  }
+  constexpr bool kSplit = kParts != PackParts::Big;
+  bool unsplittable = false;
+#pragma unroll
+  for (int i = 0; i < kPackQuads; ++i) {
+    const std::int64_t q = first + i * kPackRowThreads;
+    if (q >= quads) break;
+    const float e[4] = {v[i].x, v[i].y, v[i].z, v[i].w};
+    float big[4], small[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c) {
+      if constexpr (kSplit) unsplittable |= !splittable(e[c]);
+      big[c] = to_tf32(e[c]), small[c] = to_tf32(e[c] - big[c]);
+    }
+    float4* dst = reinterpret_cast<float4*>(out) + q;  // out's rows are kp floats, as q counts
+    if constexpr (kParts == PackParts::Small) {
+      dst[0] = {small[0], small[1], small[2], small[3]};
+    } else {
+      dst[0] = {big[0], big[1], big[2], big[3]};
+      if constexpr (kParts == PackParts::BigAndSmall)
+        dst[quads] = {small[0], small[1], small[2], small[3]};
+    }
+  }
+  if constexpr (kSplit) {
+    if (__any_sync(0xffffffffu, unsplittable) && threadIdx.x % 32 == 0) *nonfinite = 1;
+  }
+}
+
 template <PackParts kParts>
 cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                  std::int64_t rows_p, std::int64_t kp, int* nonfinite, cudaStream_t stream) {
+  if (x.col_stride == 1) {
+    const bool vec4 = reinterpret_cast<std::uintptr_t>(x.ptr) % 16 == 0 && x.row_stride % 4 == 0;
+    // Below 2^23 blocks for any buffer that fits in a GPU's memory (16 KB per block).
+    const std::int64_t blocks = ceil_div(rows_p * (kp / 4), kPackRowThreads * kPackQuads);
+    tc_pack_rows_kernel<kParts><<<unsigned(blocks), kPackRowThreads, 0, stream>>>(
+        x, rows, k, out, rows_p, kp, nonfinite, vec4);
+    return cudaGetLastError();
+  }
   const dim3 grid(rows_p / kPackTile, kp / kPackTile);
   tc_pack_kernel<kParts><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
       x, rows, k, out, rows_p, kp, nonfinite);
