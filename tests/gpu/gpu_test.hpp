@@ -22,4 +22,8 @@ cublasHandle_t cublas();
 // Returns the verdict; a failure is already reported through gtest.
 ref::Verdict run_case(const ref::GemmCase& c, const Options& options, std::uint64_t seed);
 
+// The checks beyond verify()'s elementwise bound: a relative Frobenius error bound per math (see
+// gpu_test.cpp). `what` names the kernel and case in the failure message.
+void expect_rel_fro(const ref::Verdict& v, Math math, const std::string& what);
+
 }  // namespace sgemm::test

@@ -178,6 +178,7 @@ TEST_P(CaseMatrix, NanInfPropagation) {
                                 : where == Where::BOnly ? ", Inf in B only: "
                                                         : ", Inf/NaN in A only: ")
                             << v.detail;
+        expect_rel_fro(v, k.math, GetParam() + " on " + ref::describe(t));
       }
 }
 
