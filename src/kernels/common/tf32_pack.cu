@@ -72,8 +72,8 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
 // pack is an element-wise map: no staging, 16-byte accesses. A thread packs kPackQuads groups
 // of 4 consecutive k, a block's threads neighbouring groups, all loads issued before the first
 // store. vec4: x's rows start 16-byte aligned (ptr and row_stride), so a group inside the row
-// is one float4 load. (The tile kernel above moved 3xTF32's 512 MB at 8192³ at ~2.8 TB/s,
-// docs/perf-notes.md, run 92.)
+// is one float4 load. (ncu, 8192³, 3xTF32's small part of A on an H200: 127.4 us against the
+// tile kernel's 154.3; docs/perf-notes.md, run 94.)
 constexpr int kPackRowThreads = 256, kPackQuads = 4;
 
 template <PackParts kParts>
