@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 namespace sgemm::bench {
@@ -54,8 +55,11 @@ result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096
   --alpha X, --beta Y   scalars (default 1 and 0)
   --reps N              timed runs per kernel, >= 10 (default 20); the median is reported
   --warmup N            untimed runs first (default 3)
-  --budget SECONDS      per kernel and shape: a kernel slower than this gets only the minimum
-                        timed runs, or no timing at all (default 30)
+  --warmup-ms MS        and more untimed runs until MS milliseconds have passed (default 0);
+                        at a power limit, ~2000 times each kernel in its own steady state
+  --budget SECONDS      per kernel and shape: a kernel whose warm-up and timed runs would take
+                        longer gets fewer timed runs (at least 10; its row says so), or no
+                        timing at all (default 30)
   --cublas-tf32         also time cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32
   --cpu                 also time the CPU reference (float64, blocked, all cores)
   --csv FILE, --json FILE   write every row
@@ -142,6 +146,9 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--warmup") {
       o.warmup = number<int>(value(), arg);
       if (o.warmup < 0) throw CliError("--warmup must be >= 0");
+    } else if (arg == "--warmup-ms") {
+      o.warmup_ms = number<double>(value(), arg);
+      if (!(o.warmup_ms >= 0 && std::isfinite(o.warmup_ms))) throw CliError("--warmup-ms must be finite and >= 0");
     } else if (arg == "--budget") {
       o.budget_s = number<double>(value(), arg);
       if (!(o.budget_s > 0)) throw CliError("--budget must be > 0");
@@ -165,6 +172,7 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
     o.shapes.push_back({dimension(positional[0], "M"), dimension(positional[1], "N"),
                         dimension(positional[2], "K")});
   }
+  if (o.warmup_ms >= o.budget_s * 1e3) throw CliError("--warmup-ms must be shorter than --budget");
   if (o.shapes.empty()) o.shapes.push_back({4096, 4096, 4096});
   if (o.ops.empty()) o.ops.emplace_back(Op::N, Op::N);
   return o;

@@ -76,6 +76,7 @@ struct Row {
   Shape shape;
   Op op_a, op_b;
   double ms = -1, tflops = 0, ratio = 0, pct_peak = 0, rel_fro = 0, worst = 0;
+  int warmup = 0, reps = 0;  // what the timer did (fewer reps than asked when --budget cut them)
   std::string status;  // PASS, FAIL, SKIP (...), ERROR (...)
 };
 
@@ -150,10 +151,9 @@ class Bench {
         return std::string(to_string(s)) + ": " + std::string(last_error());
       };
       try {
-        // Verification run (also the first warm-up), timed roughly to size the timing loop.
+        // The verification run; the timer's sizing run follows it.
         buffers.reset_c();
         check(cublasSetStream(cublas_, nullptr) == CUBLAS_STATUS_SUCCESS ? cudaSuccess : cudaErrorUnknown, "cublasSetStream");
-        const auto t0 = std::chrono::steady_clock::now();
         if (std::string err = run(); !err.empty()) {
           row.status = err.starts_with("NotSupported") ? "SKIP (" + err.substr(14) + ")" : "ERROR (" + err + ")";
           rows.push_back(row);
@@ -161,19 +161,20 @@ class Bench {
           continue;
         }
         check(cudaDeviceSynchronize(), who.name.c_str());
-        const double first_ms =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         const ref::Verdict v = buffers.verify(ref::unit_roundoff(who.math));
         row.rel_fro = v.rel_fro;
         row.worst = v.worst;
         row.status = v.pass ? "PASS" : "FAIL";
         if (!v.pass) std::fprintf(stderr, "   %s FAIL: %s\n", who.name.c_str(), v.detail.c_str());
-        row.ms = timer_.median_ms([&] { run(); }, who.name.c_str(), flush, o_.warmup, o_.reps,
-                                  first_ms, o_.budget_s);
+        const Timing t = timer_.measure([&] { run(); }, who.name.c_str(), flush, o_);
         check(cudaDeviceSynchronize(), who.name.c_str());
+        row.ms = t.ms;
+        row.warmup = t.plan.warmup;
+        row.reps = t.plan.reps;
         if (row.ms > 0) {
           row.tflops = flops / (row.ms * 1e-3) / 1e12;
           row.pct_peak = 100.0 * row.tflops / facts_.fp32_peak_tflops();
+          if (t.plan.cut) row.status += " (median of " + std::to_string(row.reps) + " runs: --budget)";
         } else {
           row.status += " (too slow to time within --budget)";
         }
@@ -222,8 +223,11 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
   std::printf("device: %s (sm_%d, %d SMs, SM clock %d MHz, memory clock %d MHz), CUDA runtime %s, driver %s, %s\n",
               f.name.c_str(), f.cc, f.sms, f.clock_mhz, f.mem_clock_mhz, version(f.runtime).c_str(),
               version(f.driver).c_str(), today().c_str());
-  std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g; median of %d runs\n",
-              f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta, o.reps);
+  std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g\n",
+              f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
+  std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, o.warmup);
+  if (o.warmup_ms > 0) std::printf(" or more, at least %g ms of them", o.warmup_ms);
+  std::printf(" (unless its status says otherwise)\n");
   Shape last{-1, -1, -1};
   for (const Row& r : rows) {
     if (!(r.shape == last)) {
@@ -262,12 +266,12 @@ void write_files(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
         r.op_a == Op::N ? "N" : "T", r.op_b == Op::N ? "N" : "T", std::to_string(r.shape.m),
         std::to_string(r.shape.n), std::to_string(r.shape.k), fmt(o.alpha, 6), fmt(o.beta, 6),
         fmt(r.ms, 5), fmt(r.tflops, 4), fmt(r.ratio, 4), fmt(r.pct_peak, 2), fmt(r.rel_fro, 4, true),
-        fmt(r.worst, 5), r.status};
+        fmt(r.worst, 5), r.status, std::to_string(r.warmup), std::to_string(r.reps)};
   };
   static const char* kFields[] = {"device", "date", "cuda", "driver", "sm_clock_mhz", "kernel", "rung",
                                   "math", "layout", "op_a", "op_b", "m", "n", "k", "alpha", "beta",
                                   "ms_median", "tflops", "ratio_cublas", "pct_peak", "rel_fro_err",
-                                  "worst_over_bound", "status"};
+                                  "worst_over_bound", "status", "warmup_runs", "timed_runs"};
   if (!o.csv_path.empty()) {
     std::ofstream out(o.csv_path);
     for (std::size_t i = 0; i < std::size(kFields); ++i) out << (i ? "," : "") << kFields[i];

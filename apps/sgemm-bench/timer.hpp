@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "timing_plan.hpp"
+
 namespace sgemm::bench {
 
 struct CudaFailure : std::runtime_error {
@@ -19,9 +21,15 @@ inline void check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw CudaFailure(std::string(what) + ": " + cudaGetErrorString(err));
 }
 
-// Times `run` (which enqueues one product on the default stream): warm-up, then `reps` runs each
-// bracketed by events, L2 flushed first when the working set would fit in it. Returns the
-// median in ms, or a negative value when the run was too slow for the budget.
+// Times `run` (which enqueues one product on the default stream): one sizing run, the rest of
+// the warm-up, then the plan's timed runs, each bracketed by events, L2 flushed first when the
+// working set would fit in it. Returns the median in ms (negative when the plan times nothing)
+// and the plan it followed.
+struct Timing {
+  double ms = -1;
+  TimingPlan plan;
+};
+
 class Timer {
  public:
   explicit Timer(std::size_t l2_bytes) : flush_bytes_(std::max<std::size_t>(2 * l2_bytes, 64u << 20)) {
@@ -35,35 +43,37 @@ class Timer {
     cudaEventDestroy(stop_);
   }
   template <typename Run>
-  double median_ms(Run&& run, const char* label, bool flush_l2, int warmup, int reps,
-                   double first_run_ms, double budget_s) {
-    // A kernel too slow for the budget gets the minimum of 10 timed runs and no extra warm-up,
-    // or no timing at all (the verification run already warmed it up).
-    if (first_run_ms * (warmup + reps) > budget_s * 1e3) {
-      warmup = 0;
-      reps = 10;
-      if (first_run_ms * reps > 4 * budget_s * 1e3) return -1;
-    }
-    for (int i = 0; i < warmup; ++i) run();
+  Timing measure(Run&& run, const char* label, bool flush_l2, const BenchOptions& options) {
+    Timing t;
+    t.plan = plan_timing(options, time_once(run, false));  // the sizing run: the first warm-up
+    for (int i = 1; i < t.plan.warmup; ++i) run();
     check(cudaGetLastError(), "warm-up");
-    std::vector<float> times(reps);
+    if (t.plan.reps == 0) return t;
+    std::vector<float> times(t.plan.reps);
     nvtxRangePushA(label);
-    for (int i = 0; i < reps; ++i) {
-      if (flush_l2) check(cudaMemsetAsync(flush_, i & 0xff, flush_bytes_), "L2 flush");
-      check(cudaEventRecord(start_), "cudaEventRecord");
-      run();
-      check(cudaEventRecord(stop_), "cudaEventRecord");
-      check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-      check(cudaEventElapsedTime(&times[i], start_, stop_), "cudaEventElapsedTime");
-    }
+    for (float& ms : times) ms = time_once(run, flush_l2);
     nvtxRangePop();
-    std::nth_element(times.begin(), times.begin() + reps / 2, times.end());
-    return times[reps / 2];
+    std::nth_element(times.begin(), times.begin() + times.size() / 2, times.end());
+    t.ms = times[times.size() / 2];
+    return t;
   }
 
  private:
+  template <typename Run>
+  float time_once(Run& run, bool flush_l2) {
+    if (flush_l2) check(cudaMemsetAsync(flush_, flush_value_++ & 0xff, flush_bytes_), "L2 flush");
+    check(cudaEventRecord(start_), "cudaEventRecord");
+    run();
+    check(cudaEventRecord(stop_), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return ms;
+  }
+
   std::size_t flush_bytes_;
   void* flush_ = nullptr;
+  int flush_value_ = 0;
   cudaEvent_t start_, stop_;
 };
 

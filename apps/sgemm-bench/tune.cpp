@@ -61,8 +61,11 @@ int run_tuning(const BenchOptions& options, const std::string& device_name) {
         continue;
       }
       const std::string label(cfg.name);
-      const double ms = timer.median_ms([&] { cfg.launch(p, nullptr); }, label.c_str(), flush,
-                                        options.warmup, options.reps, 0.0, options.budget_s);
+      const double ms = timer.measure([&] { cfg.launch(p, nullptr); }, label.c_str(), flush, options).ms;
+      if (ms <= 0) {
+        std::printf("  %-28s too slow to time within --budget\n", std::string(cfg.name).c_str());
+        continue;
+      }
       std::printf("  %-28s %8.3f ms %7.2f TFLOPS\n", std::string(cfg.name).c_str(), ms,
                   2.0 * sc.m * sc.n * sc.k / (ms * 1e-3) / 1e12);
       if (best < 0 || ms < best_ms) best = int(i), best_ms = ms;

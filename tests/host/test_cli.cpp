@@ -31,7 +31,7 @@ TEST(Cli, Flags) {
   const BenchOptions o = parse({"--kernels", "simt-*,cute-02-fast", "--layout", "col", "--ops", "NT,TT",
                                 "--alpha", "-0.5", "--beta", "0.75", "--reps", "12", "--warmup", "0",
                                 "--csv", "x.csv", "--json", "x.json", "--cpu", "--cublas-tf32",
-                                "--math", "tf32x3", "--device", "1", "--budget", "5"});
+                                "--math", "tf32x3", "--device", "1", "--budget", "5", "--warmup-ms", "1500"});
   EXPECT_EQ(o.kernels, (std::vector<std::string>{"simt-*", "cute-02-fast"}));
   EXPECT_EQ(o.layout, Layout::ColMajor);
   EXPECT_EQ(o.ops, (std::vector<std::pair<Op, Op>>{{Op::N, Op::T}, {Op::T, Op::T}}));
@@ -46,6 +46,8 @@ TEST(Cli, Flags) {
   EXPECT_EQ(o.math, Math::Fp32Tf32x3);
   EXPECT_EQ(o.device, 1);
   EXPECT_EQ(o.budget_s, 5.0);
+  EXPECT_EQ(o.warmup_ms, 1500.0);
+  EXPECT_EQ(parse({}).warmup_ms, 0.0);
 }
 
 TEST(Cli, Sweeps) {
@@ -96,6 +98,9 @@ TEST(Cli, Errors) {
   EXPECT_EQ(error_of({"--shapes", "1x2"}), "--shapes: '1x2' is not MxNxK");
   EXPECT_EQ(error_of({"1", "2", "3", "--sweep", "odd"}), "M N K and --shapes/--sweep are exclusive");
   EXPECT_EQ(error_of({"--alpha", "one"}), "--alpha: 'one' is not a valid number");
+  EXPECT_EQ(error_of({"--warmup-ms", "-1"}), "--warmup-ms must be finite and >= 0");
+  EXPECT_EQ(error_of({"--warmup-ms", "inf"}), "--warmup-ms must be finite and >= 0");
+  EXPECT_EQ(error_of({"--warmup-ms", "5000", "--budget", "5"}), "--warmup-ms must be shorter than --budget");
 }
 
 }  // namespace
