@@ -57,6 +57,8 @@ result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096
   --warmup N            untimed runs first (default 3)
   --warmup-ms MS        and more untimed runs until MS milliseconds have passed (default 0);
                         at a power limit, ~2000 times each kernel in its own steady state
+  --cooldown-ms MS      idle MS milliseconds before each kernel's warm-up (default 0): at a power
+                        limit, every kernel then starts from the same state
   --budget SECONDS      per kernel and shape: a kernel whose warm-up and timed runs would take
                         longer gets fewer timed runs (at least 10; its row says so), or no
                         timing at all (default 30)
@@ -149,6 +151,10 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
     } else if (arg == "--warmup-ms") {
       o.warmup_ms = number<double>(value(), arg);
       if (!(o.warmup_ms >= 0 && std::isfinite(o.warmup_ms))) throw CliError("--warmup-ms must be finite and >= 0");
+    } else if (arg == "--cooldown-ms") {
+      o.cooldown_ms = number<double>(value(), arg);
+      if (!(o.cooldown_ms >= 0 && o.cooldown_ms <= 60e3))
+        throw CliError("--cooldown-ms must be between 0 and 60000");
     } else if (arg == "--budget") {
       o.budget_s = number<double>(value(), arg);
       if (!(o.budget_s > 0)) throw CliError("--budget must be > 0");

@@ -25,6 +25,7 @@ struct BenchOptions {
   float alpha = 1.0f, beta = 0.0f;
   int reps = 20, warmup = 3;
   double warmup_ms = 0;                      // at least this much warm-up per kernel and shape
+  double cooldown_ms = 0;                    // idle time before each kernel's warm-up
   double budget_s = 30.0;                    // per kernel and shape, before timing is cut short
   std::string csv_path, json_path;
   bool cpu = false, cublas_tf32 = false, list = false, tune = false, help = false;

@@ -227,6 +227,7 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
               f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
   std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, o.warmup);
   if (o.warmup_ms > 0) std::printf(" or more, at least %g ms of them", o.warmup_ms);
+  if (o.cooldown_ms > 0) std::printf(", each kernel after %g ms idle", o.cooldown_ms);
   std::printf(" (unless its status says otherwise)\n");
   Shape last{-1, -1, -1};
   for (const Row& r : rows) {

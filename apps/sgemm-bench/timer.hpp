@@ -5,9 +5,11 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "timing_plan.hpp"
@@ -21,7 +23,8 @@ inline void check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw CudaFailure(std::string(what) + ": " + cudaGetErrorString(err));
 }
 
-// Times `run` (which enqueues one product on the default stream): one sizing run, the rest of
+// Times `run` (which enqueues one product on the default stream): the cool-down, if any, one
+// sizing run, the rest of
 // the warm-up, then the plan's timed runs, each bracketed by events, L2 flushed first when the
 // working set would fit in it. Returns the median in ms (negative when the plan times nothing)
 // and the plan it followed.
@@ -45,6 +48,10 @@ class Timer {
   template <typename Run>
   Timing measure(Run&& run, const char* label, bool flush_l2, const BenchOptions& options) {
     Timing t;
+    if (options.cooldown_ms > 0) {  // an idle GPU, so every kernel starts from the same power state
+      check(cudaDeviceSynchronize(), "cool-down");
+      std::this_thread::sleep_for(std::chrono::duration<double, std::milli>(options.cooldown_ms));
+    }
     t.plan = plan_timing(options, time_once(run, false));  // the sizing run: the first warm-up
     for (int i = 1; i < t.plan.warmup; ++i) run();
     check(cudaGetLastError(), "warm-up");

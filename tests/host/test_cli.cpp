@@ -31,7 +31,8 @@ TEST(Cli, Flags) {
   const BenchOptions o = parse({"--kernels", "simt-*,cute-02-fast", "--layout", "col", "--ops", "NT,TT",
                                 "--alpha", "-0.5", "--beta", "0.75", "--reps", "12", "--warmup", "0",
                                 "--csv", "x.csv", "--json", "x.json", "--cpu", "--cublas-tf32",
-                                "--math", "tf32x3", "--device", "1", "--budget", "5", "--warmup-ms", "1500"});
+                                "--math", "tf32x3", "--device", "1", "--budget", "5", "--warmup-ms", "1500",
+                                "--cooldown-ms", "1000"});
   EXPECT_EQ(o.kernels, (std::vector<std::string>{"simt-*", "cute-02-fast"}));
   EXPECT_EQ(o.layout, Layout::ColMajor);
   EXPECT_EQ(o.ops, (std::vector<std::pair<Op, Op>>{{Op::N, Op::T}, {Op::T, Op::T}}));
@@ -48,6 +49,8 @@ TEST(Cli, Flags) {
   EXPECT_EQ(o.budget_s, 5.0);
   EXPECT_EQ(o.warmup_ms, 1500.0);
   EXPECT_EQ(parse({}).warmup_ms, 0.0);
+  EXPECT_EQ(o.cooldown_ms, 1000.0);
+  EXPECT_EQ(parse({}).cooldown_ms, 0.0);
 }
 
 TEST(Cli, Sweeps) {
@@ -101,6 +104,7 @@ TEST(Cli, Errors) {
   EXPECT_EQ(error_of({"--warmup-ms", "-1"}), "--warmup-ms must be finite and >= 0");
   EXPECT_EQ(error_of({"--warmup-ms", "inf"}), "--warmup-ms must be finite and >= 0");
   EXPECT_EQ(error_of({"--warmup-ms", "5000", "--budget", "5"}), "--warmup-ms must be shorter than --budget");
+  EXPECT_EQ(error_of({"--cooldown-ms", "-1"}), "--cooldown-ms must be between 0 and 60000");
 }
 
 }  // namespace
