@@ -23,16 +23,16 @@ inline void check(cudaError_t err, const char* what) {
   if (err != cudaSuccess) throw CudaFailure(std::string(what) + ": " + cudaGetErrorString(err));
 }
 
-// Times `run` (which enqueues one product on the default stream): the cool-down, if any, one
-// sizing run, the rest of
-// the warm-up, then the plan's timed runs, each bracketed by events, L2 flushed first when the
-// working set would fit in it. Returns the median in ms (negative when the plan times nothing)
-// and the plan it followed.
+// A median and the plan it came from.
 struct Timing {
-  double ms = -1;
+  double ms = -1;  // negative when the plan timed nothing
   TimingPlan plan;
 };
 
+// measure() times `run` (which enqueues one product on the default stream): the cool-down, if
+// any; one event-timed sizing run, which is also the first warm-up run; the rest of the warm-up;
+// then the plan's timed runs, each bracketed by events, with L2 flushed first when the working
+// set would fit in it.
 class Timer {
  public:
   explicit Timer(std::size_t l2_bytes) : flush_bytes_(std::max<std::size_t>(2 * l2_bytes, 64u << 20)) {
