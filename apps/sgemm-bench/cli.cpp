@@ -54,7 +54,7 @@ result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096
   --ops LIST            op(A)op(B) combinations: NN,NT,TN,TT (default NN)
   --alpha X, --beta Y   scalars (default 1 and 0)
   --reps N              timed runs per kernel, >= 10 (default 20); the median is reported
-  --warmup N            untimed runs first (default 3)
+  --warmup N            untimed runs first, at least the one that sizes the timing (default 3)
   --warmup-ms MS        and more untimed runs until MS milliseconds have passed (default 0);
                         at a power limit, ~2000 times each kernel in its own steady state
   --cooldown-ms MS      idle MS milliseconds before each kernel's warm-up (default 0): at a power

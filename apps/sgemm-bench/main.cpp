@@ -225,7 +225,7 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
               version(f.driver).c_str(), today().c_str());
   std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g\n",
               f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
-  std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, o.warmup);
+  std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, std::max(o.warmup, 1));
   if (o.warmup_ms > 0) std::printf(" or more, at least %g ms of them", o.warmup_ms);
   if (o.cooldown_ms > 0) std::printf(", each kernel after %g ms idle", o.cooldown_ms);
   std::printf(" (unless its status says otherwise)\n");

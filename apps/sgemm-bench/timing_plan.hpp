@@ -7,7 +7,7 @@
 namespace sgemm::bench {
 
 struct TimingPlan {
-  int warmup = 0;      // untimed runs before the timed ones (the sizing run included)
+  int warmup = 1;      // untimed runs before the timed ones, the sizing run included (>= 1)
   int reps = 0;        // timed runs; 0: not timed, too slow for --budget
   bool cut = false;    // fewer runs than asked, to stay within --budget
 };

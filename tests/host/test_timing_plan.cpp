@@ -29,13 +29,14 @@ TEST(TimingPlan, WarmupMsAddsRunsUntilThatMuchTimeHasPassed) {
   EXPECT_EQ(plan_timing(options({"--warmup-ms", "2000"}), 1000.0).warmup, 3);  // the count holds
   EXPECT_EQ(plan_timing(options({"--warmup-ms", "1", "--warmup", "0"}), 0.0).warmup, 1000);  // >= 1 us a run
   EXPECT_FALSE(plan_timing(options({"--warmup-ms", "2000"}), 8.7).cut);
+  EXPECT_EQ(plan_timing(options({"--warmup", "0"}), 1.0).warmup, 1);  // the sizing run is made anyway
 }
 
 TEST(TimingPlan, TheBudgetCutsTimedRunsToWhatFitsButNotBelowTen) {
   const BenchOptions o = options({"--budget", "30"});
   TimingPlan p = plan_timing(o, 2000.0);  // 23 runs of 2 s > 30 s: 15 fit
   EXPECT_TRUE(p.cut);
-  EXPECT_EQ(p.warmup, 0);
+  EXPECT_EQ(p.warmup, 1);  // the sizing run
   EXPECT_EQ(p.reps, 15);
   p = plan_timing(o, 10000.0);  // 3 fit; the minimum of 10 is within 4 budgets
   EXPECT_TRUE(p.cut);
