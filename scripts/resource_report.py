@@ -23,6 +23,12 @@ and target architecture (each template instantiation separately):
                    apart. Read in program order, one pass per function, so a hazard carried
                    around a loop's back edge is not seen; a heuristic, not a proof
   ldl, stl         local-memory loads and stores (spills, local arrays)
+  loop_instructions, loop_ffma
+                   the main loop: of the innermost loops (a backward branch whose range holds no
+                   other), the one with the most FFMA; its instructions and FFMAs per pass. '-'
+                   without such a loop. An FFMA-bound loop issues one instruction per cycle per
+                   scheduler at best, so every non-FFMA instruction in it costs FFMA time
+                   (docs/perf-notes.md, run 108)
   mangled          the exact symbol
 
 Also writes the same text as a C++ raw string literal, for a program to embed:
@@ -49,7 +55,7 @@ COLUMNS = [
     "slug", "arch", "symbol", "registers", "shared_bytes", "stack_bytes", "local_bytes",
     "ffma", "ffma_reuse_pct",
     "lds32", "lds64", "lds128", "sts32", "sts64", "sts128", "ldg32", "ldg64", "ldg128",
-    "ldgsts", "utmaldg", "hmma", "hgmma", "hgmma_a_clobbers", "ldl", "stl", "mangled",
+    "ldgsts", "utmaldg", "hmma", "hgmma", "hgmma_a_clobbers", "ldl", "stl", "loop_instructions", "loop_ffma", "mangled",
 ]
 
 # Opcodes counted as they are; the memory opcodes whose width matters are split by it below.
@@ -66,7 +72,9 @@ RES_VALUES = re.compile(r"\b(REG|STACK|SHARED|LOCAL):(\d+)")
 SASS_ARCH = re.compile(r"^\s*code for (sm_\w+)$")
 SASS_FUNCTION = re.compile(r"^\s*Function : (\S+)$")
 # `        /*0710*/   @!P0 FFMA R65, -R28, R40.reuse, R65 ;   /* 0x... */`
-SASS_INSTRUCTION = re.compile(r"^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+SASS_INSTRUCTION = re.compile(
+    r"^\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);")
+BRANCH_TARGET = re.compile(r"\b0x([0-9a-f]+)$")
 REGISTER = re.compile(r"^[-|!]*R(\d+)\b")
 # A kernel identifier of the naming rule, e.g. simt_05_blocktile_2d_kernel.
 KERNEL_IDENTIFIER = re.compile(r"([a-z]+_[0-9]{2}(?:_[a-z0-9]+)+)_kernel")
@@ -170,10 +178,28 @@ class WgmmaRegisterWatch:
             counts["hgmma_a_clobbers"] += 1
 
 
+def main_loop(code: list[tuple[int, str]]) -> tuple[int, int] | None:
+    """(instructions, FFMAs) of the main loop of one function's (address, opcode) list."""
+    loops = []
+    for address, opcode, target in ((a, op, t) for a, op, t in code if t is not None):
+        if opcode.split(".")[0] == "BRA" and target <= address:
+            loops.append((target, address))
+    innermost = [(lo, hi) for lo, hi in loops
+                 if not any(lo <= l2 and h2 <= hi and (l2, h2) != (lo, hi) for l2, h2 in loops)]
+    best = None
+    for lo, hi in innermost:
+        body = [op for a, op, _ in code if lo <= a <= hi]
+        ffma = sum(op.split(".")[0] == "FFMA" for op in body)
+        if ffma and (best is None or (ffma, -len(body)) > (best[1], -best[0])):
+            best = (len(body), ffma)
+    return best
+
+
 def parse(dump: str) -> list[dict]:
     """Rows from `cuobjdump -res-usage -sass` output, in archive order, one per (arch, symbol)."""
     resources: dict[tuple[str, str], dict[str, int]] = {}
     counts: dict[tuple[str, str], collections.Counter] = {}
+    code: dict[tuple[str, str], list[tuple[int, str, int | None]]] = {}
     member_of: dict[tuple[str, str], int] = {}  # the archive member a function first came from
     member = 0
     elf_arch = sass_arch = ""
@@ -200,11 +226,15 @@ def parse(dump: str) -> list[dict]:
                 current = None
             else:
                 counts[current] = collections.Counter()
+                code[current] = []
                 member_of.setdefault(current, member)
                 watch = WgmmaRegisterWatch()
         elif current and (m := SASS_INSTRUCTION.match(line)):
-            count_instruction(counts[current], m.group(1), m.group(2))
-            watch.step(counts[current], m.group(1), m.group(2))
+            address, opcode, operands = int(m.group(1), 16), m.group(2), m.group(3)
+            count_instruction(counts[current], opcode, operands)
+            watch.step(counts[current], opcode, operands)
+            target = BRANCH_TARGET.search(operands.strip())
+            code[current].append((address, opcode, int(target.group(1), 16) if target else None))
 
     keys = list(member_of)
     names = demangle(sorted({name for _, name in keys}))
@@ -217,6 +247,8 @@ def parse(dump: str) -> list[dict]:
                "registers": res.get("REG", 0), "shared_bytes": res.get("SHARED", 0),
                "stack_bytes": res.get("STACK", 0), "local_bytes": res.get("LOCAL", 0),
                "ffma_reuse_pct": reuse, "mangled": name}
+        loop = main_loop(code.get((arch, name), []))
+        row["loop_instructions"], row["loop_ffma"] = loop if loop else ("-", "-")
         for column in COLUMNS:
             row.setdefault(column, c[column])
         rows.append(row)

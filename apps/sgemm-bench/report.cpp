@@ -51,7 +51,8 @@ void print_registry(std::ostream& out) {
   const std::vector<Record> resources = parse_tsv(kResourcesTsv);
   out << "Registered kernels (" << kernels().size() << "), in ladder order. Resources per compiled\n"
          "instantiation (majorness of A/B, configuration) from the build-time SASS report:\n"
-         "regs, static smem bytes, stack (spill) bytes, FFMA count, LDS.128 count, .reuse share of FFMA operands.\n";
+         "regs, static smem bytes, stack (spill) bytes, FFMA count, LDS.128 count, .reuse share of FFMA operands,\n"
+         "main loop (the innermost loop with the most FFMA): instructions / FFMAs per pass.\n";
   for (const KernelInfo& k : kernels()) {
     out << "\n" << k.slug << "  [" << to_string(k.track) << " rung " << k.rung << ", "
         << to_string(k.math) << "]\n  " << k.title << "\n  from: " << k.source
@@ -62,7 +63,8 @@ void print_registry(std::ostream& out) {
       out << "  " << std::left << std::setw(52) << get(r, "symbol").substr(0, 52) << " regs "
           << get(r, "registers") << ", smem " << get(r, "shared_bytes") << ", spill "
           << get(r, "stack_bytes") << ", FFMA " << get(r, "ffma") << ", LDS.128 "
-          << get(r, "lds128") << ", reuse " << get(r, "ffma_reuse_pct") << "%\n";
+          << get(r, "lds128") << ", reuse " << get(r, "ffma_reuse_pct") << "%, loop "
+          << get(r, "loop_instructions") << " / " << get(r, "loop_ffma") << "\n";
       ++shown;
     }
     if (!shown) out << "  (no resource report for this kernel in this build)\n";
