@@ -55,7 +55,8 @@ COLUMNS = [
     "slug", "arch", "symbol", "registers", "shared_bytes", "stack_bytes", "local_bytes",
     "ffma", "ffma_reuse_pct",
     "lds32", "lds64", "lds128", "sts32", "sts64", "sts128", "ldg32", "ldg64", "ldg128",
-    "ldgsts", "utmaldg", "hmma", "hgmma", "hgmma_a_clobbers", "ldl", "stl", "loop_instructions", "loop_ffma", "mangled",
+    "ldgsts", "utmaldg", "hmma", "hgmma", "hgmma_a_clobbers", "ldl", "stl",
+    "loop_instructions", "loop_ffma", "mangled",
 ]
 
 # Opcodes counted as they are; the memory opcodes whose width matters are split by it below.
@@ -178,12 +179,11 @@ class WgmmaRegisterWatch:
             counts["hgmma_a_clobbers"] += 1
 
 
-def main_loop(code: list[tuple[int, str]]) -> tuple[int, int] | None:
-    """(instructions, FFMAs) of the main loop of one function's (address, opcode) list."""
-    loops = []
-    for address, opcode, target in ((a, op, t) for a, op, t in code if t is not None):
-        if opcode.split(".")[0] == "BRA" and target <= address:
-            loops.append((target, address))
+def main_loop(code: list[tuple[int, str, int | None]]) -> tuple[int, int] | None:
+    """(instructions, FFMAs) per pass of one function's main loop, from its (address, opcode,
+    branch target or None) list; None when no innermost loop holds an FFMA."""
+    loops = [(target, address) for address, _, target in code
+             if target is not None and target <= address]
     innermost = [(lo, hi) for lo, hi in loops
                  if not any(lo <= l2 and h2 <= hi and (l2, h2) != (lo, hi) for l2, h2 in loops)]
     best = None
@@ -233,7 +233,7 @@ def parse(dump: str) -> list[dict]:
             address, opcode, operands = int(m.group(1), 16), m.group(2), m.group(3)
             count_instruction(counts[current], opcode, operands)
             watch.step(counts[current], opcode, operands)
-            target = BRANCH_TARGET.search(operands.strip())
+            target = BRANCH_TARGET.search(operands.strip()) if opcode.startswith("BRA") else None
             code[current].append((address, opcode, int(target.group(1), 16) if target else None))
 
     keys = list(member_of)
