@@ -183,7 +183,7 @@ TEST_P(CaseMatrix, NanInfPropagation) {
 }
 
 // Small odd shapes for compute-sanitizer (scripts/gpu-check runs this filter under memcheck,
-// racecheck and synccheck): every edge path of every kernel, little time.
+// racecheck, synccheck and initcheck): every edge path of every kernel, little time.
 TEST_P(CaseMatrix, SanitizerShapes) {
   const KernelInfo& k = info(GetParam());
   std::uint64_t seed = 5000;
