@@ -239,7 +239,7 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
     }
     const std::string op = std::string(r.op_a == Op::N ? "N" : "T") + (r.op_b == Op::N ? "N" : "T");
     if (r.ms > 0)
-      std::printf("%-24s %4d %-6s %2s %9.3f %8.2f %8.3f %6.1f %9.2e %9.3f  %s\n", r.kernel.c_str(),
+      std::printf("%-24s %4d %-6s %2s %9.3f %8.2f %8.4f %6.1f %9.2e %9.3f  %s\n", r.kernel.c_str(),
                   r.rung, math_name(r.math), op.c_str(), r.ms, r.tflops, r.ratio, r.pct_peak,
                   r.rel_fro, r.worst, r.status.c_str());
     else
