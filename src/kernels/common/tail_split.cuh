@@ -100,7 +100,8 @@ __device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles
 
 // The tail split's costs, in k-tile times of the kernel that takes it: `fixed` whatever its
 // length (its start, the slots, a kernel's slower first k-tiles), and `per_slot` for each slot
-// that a tile's completing block reads back.
+// that a tile's completing block reads back. The unit moves with the k-tile's depth, so each
+// kernel asserts the depth its costs were measured at.
 struct TailCosts {
   double fixed, per_slot;
 };

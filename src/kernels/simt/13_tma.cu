@@ -388,6 +388,8 @@ std::string_view why_not(const Canonical& p) {
 // read back by a tile's completing CTA. So 2048³ and 4096 x 4096 x 1024 (7.8 and 15.5 saved)
 // stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
 constexpr TailCosts kTailCosts{25.0, 3.0};
+static_assert(kBK == 8, "kTailCosts are in times of an 8-deep k-tile: re-measure them with kBK "
+                        "(run 110 doubled the k-tile and the split silently stopped paying)");
 
 template <bool AKMajor, bool BKMajor>
 cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {

@@ -383,6 +383,7 @@ bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
 // split pays where the idle share of the last round is large, as at 8192³ (3xTF32: 4096 tiles
 // on 132 SMs, the 32nd round 4/132 full).
 constexpr TailCosts kTailCosts{30.0, 1.5};
+static_assert(kBK == 32, "kTailCosts are in times of a 32-deep k-tile: re-measure them with kBK");
 
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
