@@ -123,5 +123,16 @@ __device__ __forceinline__ void grouped_tile(std::int64_t linear, std::int64_t t
   tile_m = first_m + in_group % group_rows;
   tile_n = in_group / group_rows;
 }
+// grouped_tile's order over pairs of tiles side by side in one tile row: tiles 2q and 2q + 1 are
+// (tile_m, 2j) and (tile_m, 2j + 1), where pair q is tile (tile_m, j) of grouped_tile over
+// tiles_n / 2 columns of pairs (tiles_n even). A wave covers the same tiles as grouped_tile's,
+// but blocks 2i and 2i + 1 of a persistent grid then share their A tile instead of their B tile.
+__device__ __forceinline__ void paired_tile(std::int64_t linear, std::int64_t tiles_m,
+                                            std::int64_t tiles_n, std::int64_t& tile_m,
+                                            std::int64_t& tile_n) {
+  std::int64_t pair_n;
+  grouped_tile(linear / 2, tiles_m, tiles_n / 2, tile_m, pair_n);
+  tile_n = 2 * pair_n + linear % 2;
+}
 
 }  // namespace sgemm::detail

@@ -24,10 +24,11 @@
 //   k-tile's wgmmas run. Every value of B passes through some thread's split, so the threads
 //   also test B for values the split cannot carry and raise the fallback's flag; with beta == 0
 //   that replaces the pass over B before the call (Tf32Direct::b_checked).
-// - Persistent: one block per SM walks its tiles in the grouped order; the producer runs on
-//   into the next tile while the consumers store the last. The partial last round goes to a
-//   second kernel, the same template with kTail set, that cuts it along k over all SMs
-//   (common/tail_split.cuh; at 8192³ in 3xTF32 the 32nd round of 4 tiles cost 2.8%).
+// - Persistent: one block per SM walks its tiles in the grouped order (3xTF32: in pairs along
+//   rows, see tile_at below); the producer runs on into the next tile while the consumers store
+//   the last. The partial last round goes to a second kernel, the same template with kTail set,
+//   that cuts it along k over all SMs (common/tail_split.cuh; at 8192³ in 3xTF32 the 32nd round
+//   of 4 tiles cost 2.8%).
 // - With beta == 0 and C's rows 16-byte aligned at both ends, the consumers stage each 32-row
 //   chunk of the tile in shared memory and one thread hands it to TMA stores: the consumers go
 //   back to the mainloop while the copy engine writes C (direct stores cost the Tf32 kernel
@@ -109,6 +110,18 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const std::int64_t whole = tiles_m * tiles_n - tail.tiles;  // tiles of the whole-tile kernel
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
+  // The whole-tile and tail kernels' tile order. 3xTF32 pairs its tiles along rows where it can,
+  // so that neighbouring blocks share A's two parts (two thirds of a k-tile's bytes) rather than
+  // B: the 3xTF32 call at 8192³ is 1.1-1.5% faster, its L2 -> SM sectors 7% fewer (runs
+  // 124-125: the requests of blocks 2i and 2i + 1 for the same data seem to count once). Tf32
+  // gained nothing from it (run 125).
+  const bool paired = kMode == Tf32Mode::Tf32x3 && tiles_n % 2 == 0;
+  auto tile_at = [&](std::int64_t linear, std::int64_t& tile_m, std::int64_t& tile_n) {
+    if (paired)
+      paired_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
+    else
+      grouped_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
+  };
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
@@ -123,7 +136,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       // k-tiles [k_begin, k_end) of tile `tile` into the ring.
       auto load = [&](std::int64_t tile, int k_begin, int k_end) {
         std::int64_t tile_m, tile_n;
-        grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+        tile_at(tile, tile_m, tile_n);
         const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
         for (int kt = k_begin; kt < k_end; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
@@ -311,7 +324,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     __shared__ int last;  // whether this block completes the tile (sum_tail_tile)
     for_each_tail_piece(tail, num_k_tiles, [&](int piece, int tile, int k_begin, int k_end) {
       std::int64_t tile_m, tile_n;
-      grouped_tile(whole + tile, tiles_m, tiles_n, tile_m, tile_n);
+      tile_at(whole + tile, tile_m, tile_n);
       float acc[kAccs] = {};
       mainloop(first, k_end - k_begin, acc);
       first += k_end - k_begin;
@@ -323,7 +336,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   } else {
     for (std::int64_t tile = blockIdx.x; tile < whole; tile += gridDim.x, first += num_k_tiles) {
       std::int64_t tile_m, tile_n;
-      grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+      tile_at(tile, tile_m, tile_n);
       float acc[kAccs] = {};
       mainloop(first, num_k_tiles, acc);
       store_tile(tile_m, tile_n, acc);
