@@ -8,10 +8,13 @@ set -u
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64:${LD_LIBRARY_PATH:-}
 D=/tmp/bin127; mkdir -p $D; tar xJf dist/run127.tar.xz -C $D; W=/tmp/r127; mkdir -p $W
 nvidia-smi --query-gpu=name,clocks.max.sm,power.limit,driver_version --format=csv | tee $W/gpu.txt
-timeout 200 $D/w/sgemm-gpu-tests --gtest_brief=1 --gtest_filter='Kernels/CaseMatrix.*/tc_03*:Api.*' > $W/tests-w.log 2>&1
+# Smoke test first: the first build of w hung (setmaxnreg asked for more than the block held).
+timeout 30 $D/w/sgemm-bench 1000 1100 1200 --kernels tc-03-wgmma-rs-tf32-wide > $W/smoke.txt 2>&1
+rc=$?; echo "smoke rc=$rc"; if [ $rc -ne 0 ]; then tail -5 $W/smoke.txt; tar cJf $OUT/run127-logs.tar.xz -C $W .; exit 1; fi
+timeout 150 $D/w/sgemm-gpu-tests --gtest_brief=1 --gtest_filter='Kernels/CaseMatrix.*/tc_03*:Api.*' > $W/tests-w.log 2>&1
 echo "tests w rc=$? $(grep -E '^\[  (PASSED|FAILED)' $W/tests-w.log | tr '\n' ' ')"
 for tool in memcheck racecheck synccheck; do
-  timeout 200 compute-sanitizer --tool $tool --error-exitcode 99 $D/w/sgemm-gpu-tests --gtest_brief=1 \
+  timeout 150 compute-sanitizer --tool $tool --error-exitcode 99 $D/w/sgemm-gpu-tests --gtest_brief=1 \
     --gtest_filter='Kernels/CaseMatrix.SanitizerShapes/tc_03_wgmma_rs_tf32_wide:Kernels/CaseMatrix.SanitizerTailShapes/tc_03_wgmma_rs_tf32_wide' > $W/san-$tool.log 2>&1
   echo "$tool rc=$? $(grep -Eo '(ERROR|RACECHECK) SUMMARY: [0-9]+ [a-z]+' $W/san-$tool.log | tail -1)"
 done
