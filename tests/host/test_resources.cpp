@@ -70,6 +70,7 @@ constexpr Claim kClaims[] = {
     {"tc-01",   kNoSpill},
     {"tc-02",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-03",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
+    {"tc-04",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
 };
 // clang-format on
 

@@ -26,6 +26,12 @@ inline StridedOperand operand_b(const Canonical& p) {
   return p.b_k_major ? StridedOperand{p.b, 1, p.ldb} : StridedOperand{p.b, p.ldb, 1};
 }
 
+// B^T (n x k) seen through the strides of B: B^T(j, p) = B(p, j).
+inline StridedOperand operand_bt(const Canonical& p) {
+  const StridedOperand b = operand_b(p);
+  return {b.ptr, b.col_stride, b.row_stride};
+}
+
 // C = alpha * acc + beta * C, reading C only when beta != 0 (so NaN in C cannot leak in).
 __device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
   *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;

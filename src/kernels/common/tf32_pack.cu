@@ -229,22 +229,6 @@ __global__ void __launch_bounds__(kFbThreads) tc_fallback_kernel(Canonical p, St
   }
 }
 
-cudaError_t fp32_fallback(const Canonical& p, const int* nonfinite, cudaStream_t stream) {
-  const std::int64_t tiles = ceil_div(p.n, kFbTile) * ceil_div(p.m, kFbTile);
-  const std::int64_t cap =
-      nonfinite != nullptr ? kFbBlocksPerSm * std::int64_t(std::max(device_sm_count(), 1))
-                           : kFbMaxBlocks;
-  const unsigned blocks = unsigned(std::min(tiles, cap));
-  tc_fallback_kernel<<<blocks, kFbThreads, 0, stream>>>(p, operand_a(p), operand_b(p), nonfinite);
-  return cudaGetLastError();
-}
-
-// B^T (n x k) seen through the strides of B: B^T(j, p) = B(p, j).
-StridedOperand operand_bt(const Canonical& p) {
-  const StridedOperand b = operand_b(p);
-  return {b.ptr, b.col_stride, b.row_stride};
-}
-
 // Whether an operand can skip the pack (Tf32) or the copy of its big part (3xTF32, a_big). The
 // tensor cores then receive the user's FP32 values, reduced to TF32 on the way: by a TFLOAT32
 // tensor map, which rounds exactly as to_tf32 (what the 3xTF32 split needs), or, in Tf32 mode,
@@ -256,6 +240,16 @@ bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t k) {
 }
 
 }  // namespace
+
+cudaError_t fp32_fallback(const Canonical& p, const int* nonfinite, cudaStream_t stream) {
+  const std::int64_t tiles = ceil_div(p.n, kFbTile) * ceil_div(p.m, kFbTile);
+  const std::int64_t cap =
+      nonfinite != nullptr ? kFbBlocksPerSm * std::int64_t(std::max(device_sm_count(), 1))
+                           : kFbMaxBlocks;
+  const unsigned blocks = unsigned(std::min(tiles, cap));
+  tc_fallback_kernel<<<blocks, kFbThreads, 0, stream>>>(p, operand_a(p), operand_b(p), nonfinite);
+  return cudaGetLastError();
+}
 
 std::string_view tf32_why_not(const Canonical& p) {
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);

@@ -101,6 +101,10 @@ inline constexpr std::int64_t kDirectMinK = 8;
 // not.
 std::string_view tf32_why_not(const Canonical& p);
 
+// Step 4 above, also for a rung that raises `flag` its own way (tc-04): C = alpha A B + beta C
+// with FP32 FMA, by a kernel that returns at once while *flag == 0. A null flag computes always.
+cudaError_t fp32_fallback(const Canonical& p, const int* flag, cudaStream_t stream);
+
 // Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
 // Operands that `direct` lets through are passed to launch_tiles as the user's matrices.
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,

@@ -1,6 +1,7 @@
-// Hopper TF32 wgmma in PTX, shared by the wgmma rungs (tensor-core 02 and 03): shared-memory
-// matrix descriptors, the fence / commit / wait protocol, and m64nNk8 with the A operand either
-// in shared memory ("SS") or in registers ("RS"), plus the tensor map of a K-major operand.
+// Hopper wgmma in PTX, shared by the wgmma rungs (tensor-core 02 to 04): shared-memory matrix
+// descriptors, the fence / commit / wait protocol, TF32 m64nNk8 with the A operand either in
+// shared memory ("SS") or in registers ("RS"), FP16 m64n256k16 (SS), and the tensor map of a
+// K-major operand.
 //
 // Layouts, from the PTX ISA (wgmma, register fragments, .tf32 m64nNk8):
 // - D (accumulator), N/2 floats per thread: thread t of warp w in the warpgroup holds d[4j + {0,1}]
@@ -123,6 +124,21 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32
         : SGEMM_D64(0), SGEMM_D64(64)
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
   }
+}
+
+// d (+)= A * B for a 64 x 256 x 16 FP16 tile, both operands K-major in shared memory (the same
+// 128-byte-swizzled rows as above, 64 halves each; the k16 step is again +32 bytes), FP32
+// accumulators; scale_d == 0 overwrites d. The last two immediates say neither operand is
+// transposed, which only the 16-bit types can ask for.
+__device__ __forceinline__ void wgmma_f16_256(float (&d)[128], std::uint64_t desc_a,
+                                              std::uint64_t desc_b, int scale_d) {
+  asm volatile(
+      "{ .reg .pred p;\n"
+      "setp.ne.b32 p, %130, 0;\n"
+      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " SGEMM_D_REGS_128
+      ", %128, %129, p, 1, 1, 0, 0; }"
+      : SGEMM_D64(0), SGEMM_D64(64)
+      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
 }
 
 #undef SGEMM_D_REGS_128
