@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "gpu_test.hpp"
@@ -241,6 +242,45 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
       std::printf("[accuracy] %s %lldx%lldx%lld: %.3e (cuBLAS TF32 %.3e)\n",
                   std::string(kinfo.slug).c_str(), (long long)m, (long long)n, (long long)k,
                   v.rel_fro, cublas_err);
+    }
+  }
+}
+
+// Operands whose values span more binades than FP16 holds: every row of A has 2^30 at k = 0
+// (with B's row 0 zero, so it adds nothing to C) and every column of B has 2^30 at k = 1 (A's
+// column 1 zero). The other values, in [-1, 1], then sit 2^30 to 2^53 below their row's or
+// column's maximum. A Tf32 kernel that scales operands into FP16 (tc-04) must see that they
+// would lose bits there and still meet the Tf32 bound; had it used FP16, every element of C
+// would be off by far more (values 2^-31 below the maximum keep 7 of their 11 bits).
+TEST(Api, Tf32WideRangeOperands) {
+  constexpr float kHuge = 0x1p30f;
+  for (const KernelInfo& kinfo : kernels()) {
+    if (kinfo.math != Math::Tf32) continue;
+    for (auto [op_a, op_b] : {std::pair{Op::N, Op::N}, std::pair{Op::T, Op::T}}) {
+      const std::int64_t m = 200, n = 160, k = 96;
+      ref::CaseBuffers buf({Layout::RowMajor, op_a, op_b, m, n, k, 1.0f, 0.0f});
+      buf.fill_random(21);
+      for (std::int64_t i = 0; i < m; ++i) {
+        buf.poke(0, i, 0, i % 2 ? -kHuge : kHuge);
+        buf.poke(0, i, 1, 0.0f);
+      }
+      for (std::int64_t j = 0; j < n; ++j) {
+        buf.poke(1, 0, j, 0.0f);
+        buf.poke(1, 1, j, j % 2 ? kHuge : -kHuge);
+      }
+      buf.compute_reference(cublas());
+      buf.reset_c();
+      const ref::GemmCase& t = buf.gemm_case();
+      Options o;
+      o.kernel = kinfo.slug;
+      o.math = kinfo.math;
+      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(),
+                     t.ldb, t.beta, buf.c(), t.ldc, nullptr, o),
+                Status::Success)
+          << last_error();
+      ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+      const ref::Verdict v = buf.verify(ref::unit_roundoff(Math::Tf32));
+      EXPECT_TRUE(v.pass) << kinfo.slug << (op_a == Op::N ? " NN: " : " TT: ") << v.detail;
     }
   }
 }

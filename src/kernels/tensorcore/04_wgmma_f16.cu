@@ -45,77 +45,101 @@ __device__ __forceinline__ int scale_shift(std::uint32_t max_bits) {
   const int biased = int(max_bits >> 23);
   return max_bits == 0 ? 0 : (biased > 0 ? biased : 1) - 127 - kTopExponent;
 }
+// Shifts are kept within +-kMaxShift, so that 2^s of a row, of a column and of their sum are
+// normal floats: every scaling is one exact multiplication. A row whose largest magnitude lies
+// outside [2^-49, 2^78) goes to the fallback.
+constexpr int kMaxShift = 63;
+__device__ __forceinline__ float pow2(int s) { return __int_as_float((s + 127) << 23); }
 constexpr float kFp16MinNormal = 0x1p-14f;
 constexpr std::uint32_t kInfBits = 0x7f800000u;
 
-// max_bits[r] = bit pattern of max_p |x(r, p)| (NaN's patterns lie above Inf's). A block covers
-// 32 rows x 256 k; its threads walk the contiguous dimension of x.
+// Whether v, a value already scaled, has an FP16 normal (or zero) that rounds as TF32 would.
+__device__ __forceinline__ bool fits_f16(float v) { return v == 0.0f || fabsf(v) >= kFp16MinNormal; }
+
+// Whether a row with this maximum and shift can be scaled at all (not Inf or NaN, shift in range).
+__device__ __forceinline__ bool scalable(std::uint32_t max_bits, int shift) {
+  return max_bits < kInfBits && shift >= -kMaxShift && shift <= kMaxShift;
+}
+
+// An operand whose rows run along k (col_stride 1), in one pass: a warp per row finds the
+// row's largest magnitude, then reads the row again (now from L1 or L2) and writes
+// out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding rows), and
+// scale[r] = 2^s_r. Raises *unfit for a value with no exact scaled FP16 form.
+constexpr int kRowThreads = 256;
+
+__global__ void __launch_bounds__(kRowThreads)
+    f16_scale_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, __half2* out,
+                          std::int64_t rows_p, std::int64_t kp, float* scale, int* unfit,
+                          bool vec4) {
+  const int lane = threadIdx.x % 32;
+  const std::int64_t r = std::int64_t(blockIdx.x) * (kRowThreads / 32) + threadIdx.x / 32;
+  if (r >= rows_p) return;
+  const float* row = x.ptr + (r < rows ? r : 0) * x.row_stride;
+  auto quad = [&](std::int64_t kk) -> float4 {  // x(r, kk .. kk + 3), zero outside
+    if (r >= rows || kk >= k) return {0.0f, 0.0f, 0.0f, 0.0f};
+    if (vec4 && kk + 4 <= k) return *reinterpret_cast<const float4*>(row + kk);
+    return {row[kk], kk + 1 < k ? row[kk + 1] : 0.0f, kk + 2 < k ? row[kk + 2] : 0.0f,
+            kk + 3 < k ? row[kk + 3] : 0.0f};
+  };
+  std::uint32_t m = 0;
+  for (std::int64_t kk = 4 * lane; kk < k; kk += 128) {
+    const float4 v = quad(kk);
+    m = max(m, max(max(__float_as_uint(fabsf(v.x)), __float_as_uint(fabsf(v.y))),
+                   max(__float_as_uint(fabsf(v.z)), __float_as_uint(fabsf(v.w)))));
+  }
+  m = __reduce_max_sync(0xffffffffu, m);
+  const int shift = scale_shift(m);
+  bool bad = !scalable(m, shift);
+  const float down = bad ? 1.0f : pow2(-shift);
+  for (std::int64_t kk = 4 * lane; kk < kp; kk += 128) {
+    const float4 v = quad(kk);
+    const float s[4] = {v.x * down, v.y * down, v.z * down, v.w * down};
+    bad |= !(fits_f16(s[0]) && fits_f16(s[1]) && fits_f16(s[2]) && fits_f16(s[3]));
+    const __half2 lo = __floats2half2_rn(s[0], s[1]), hi = __floats2half2_rn(s[2], s[3]);
+    out[(r * kp + kk) / 2] = lo;
+    out[(r * kp + kk) / 2 + 1] = hi;
+  }
+  if (lane == 0) scale[r] = bad ? 1.0f : pow2(shift);
+  if (__any_sync(0xffffffffu, bad) && lane == 0) *unfit = 1;
+}
+
+// Other operands in two passes. First max_bits[r] = bit pattern of max_p |x(r, p)| (NaN's
+// patterns lie above Inf's): a block covers 32 rows x 256 k, a lane per row, the warps along k.
 constexpr int kMaxRows = 32, kMaxK = 256, kMaxThreads = 256;
 
 __global__ void __launch_bounds__(kMaxThreads)
-    f16_row_max_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
+    f16_col_max_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
                        std::uint32_t* max_bits) {
-  const std::int64_t r0 = std::int64_t(blockIdx.x) * kMaxRows;
-  const std::int64_t k0 = std::int64_t(blockIdx.y) * kMaxK;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   constexpr int kWarps = kMaxThreads / 32;
-  auto magnitude = [&](std::int64_t r, std::int64_t kk) {
-    return __float_as_uint(fabsf(x(r, kk)));
-  };
-  if (x.col_stride == 1) {  // rows run along k: a warp per row, its lanes along k
-#pragma unroll
-    for (int i = 0; i < kMaxRows / kWarps; ++i) {
-      const std::int64_t r = r0 + warp * (kMaxRows / kWarps) + i;
-      std::uint32_t m = 0;
-      if (r < rows) {
-#pragma unroll
-        for (int j = 0; j < kMaxK / 32; ++j) {
-          const std::int64_t kk = k0 + lane + 32 * j;
-          if (kk < k) m = max(m, magnitude(r, kk));
-        }
-      }
-      m = __reduce_max_sync(0xffffffffu, m);
-      if (lane == 0 && m != 0) atomicMax(max_bits + r, m);
-    }
-  } else {  // rows are contiguous: a lane per row, the warps along k
-    const std::int64_t r = r0 + lane;
-    std::uint32_t m = 0;
-    if (r < rows) {
+  const std::int64_t r = std::int64_t(blockIdx.x) * kMaxRows + threadIdx.x % 32;
+  const std::int64_t k0 = std::int64_t(blockIdx.y) * kMaxK + threadIdx.x / 32;
+  std::uint32_t m = 0;
+  if (r < rows) {
 #pragma unroll 8
-      for (int j = 0; j < kMaxK / kWarps; ++j) {
-        const std::int64_t kk = k0 + warp + kWarps * j;
-        if (kk < k) m = max(m, magnitude(r, kk));
-      }
+    for (int j = 0; j < kMaxK / kWarps; ++j) {
+      const std::int64_t kk = k0 + kWarps * j;
+      if (kk < k) m = max(m, __float_as_uint(fabsf(x(r, kk))));
     }
-    if (m != 0) atomicMax(max_bits + r, m);
   }
+  if (m != 0) atomicMax(max_bits + r, m);
 }
 
-// out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k). A block
-// stages a 32-row x 64-k tile in shared memory, read along x's contiguous dimension and written
-// along k, a row of 64 halves (128 bytes) per warp. Raises *unfit when a value has no exact
-// scaled FP16 form.
+// Then out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k), and
+// scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
+// contiguous dimension and written along k, a row of 64 halves (128 bytes) per warp.
 constexpr int kPackRows = 32, kPackK = 64, kPackRowsPerPass = 8;
 
 __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     f16_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
-                    const std::uint32_t* max_bits, __half2* out, std::int64_t kp, int* unfit) {
+                    const std::uint32_t* max_bits, __half2* out, std::int64_t kp, float* scale,
+                    int* unfit) {
   __shared__ float tile[kPackRows][kPackK + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackRows;
   const std::int64_t k0 = std::int64_t(blockIdx.y) * kPackK;
-  auto load = [&](int r, int kk) {
-    return r0 + r < rows && k0 + kk < k ? x(r0 + r, k0 + kk) : 0.0f;
-  };
-  if (x.col_stride == 1) {
 #pragma unroll
-    for (int i = 0; i < kPackRows; i += kPackRowsPerPass)
-#pragma unroll
-      for (int h = 0; h < kPackK; h += 32) tile[ty + i][tx + h] = load(ty + i, tx + h);
-  } else {
-#pragma unroll
-    for (int i = 0; i < kPackK; i += kPackRowsPerPass) tile[tx][ty + i] = load(tx, ty + i);
-  }
+  for (int i = 0; i < kPackK; i += kPackRowsPerPass)
+    tile[tx][ty + i] = r0 + tx < rows && k0 + ty + i < k ? x(r0 + tx, k0 + ty + i) : 0.0f;
   __syncthreads();
 
   bool bad = false;
@@ -124,10 +148,12 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     const int r = ty + i;
     const std::uint32_t row_max = r0 + r < rows ? max_bits[r0 + r] : 0;
     const int shift = scale_shift(row_max);
-    const float v0 = ldexpf(tile[r][2 * tx], -shift), v1 = ldexpf(tile[r][2 * tx + 1], -shift);
-    bad |= row_max >= kInfBits || (v0 != 0.0f && fabsf(v0) < kFp16MinNormal) ||
-           (v1 != 0.0f && fabsf(v1) < kFp16MinNormal);
+    const bool row_ok = scalable(row_max, shift);
+    const float down = row_ok ? pow2(-shift) : 1.0f;
+    const float v0 = tile[r][2 * tx] * down, v1 = tile[r][2 * tx + 1] * down;
+    bad |= !(row_ok && fits_f16(v0) && fits_f16(v1));
     out[((r0 + r) * kp + k0) / 2 + tx] = __floats2half2_rn(v0, v1);
+    if (blockIdx.y == 0 && tx == 0) scale[r0 + r] = row_ok ? pow2(shift) : 1.0f;
   }
   if (__any_sync(0xffffffffu, bad) && tx == 0) *unfit = 1;
 }
@@ -144,10 +170,10 @@ constexpr int kStageBytes = kATileBytes + kBTileBytes;  // 48 KB
 using Ring = TmaRing<kStages, kStageBytes>;
 static_assert(kBM == kConsumers * kWgmmaM && kBK * 2 == kSwizzleRowFloats * 4);
 
-// What the tile kernel reads besides the tensor maps: the shifts' maxima and the pack's flag.
+// What the tile kernel reads besides the tensor maps: the scales 2^s and the passes' flag.
 struct Scaled {
-  const std::uint32_t* a_max;  // per row of A
-  const std::uint32_t* b_max;  // per column of B
+  const float* a_scale;  // per row of A
+  const float* b_scale;  // per column of B
   const int* unfit;
   int num_k_tiles;
 };
@@ -205,7 +231,9 @@ __device__ __forceinline__ void f16_tile(const Canonical& p, const CUtensorMap& 
   fence_operands(acc);
 
   // Epilogue: C = alpha 2^(s_row + s_col) acc + beta C on the in-range elements (thread t of
-  // warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}).
+  // warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both factors are
+  // powers of two within 2^+-63, so their product is exact and so is its product with acc
+  // (unless that overflows or underflows, as the sum itself would in FP32).
   const std::int64_t row_base = tile_m * kBM + consumer * kWgmmaM + warp_in_group * 16 + lane / 4;
   const std::int64_t col_base = tile_n * kBN + 2 * (lane % 4);
   const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
@@ -213,15 +241,15 @@ __device__ __forceinline__ void f16_tile(const Canonical& p, const CUtensorMap& 
   for (int h = 0; h < 2; ++h) {
     const std::int64_t row = row_base + 8 * h;
     if (row >= p.m) continue;
-    const int row_shift = scale_shift(ops.a_max[row]);
+    const float row_scale = ops.a_scale[row];
 #pragma unroll
     for (int j = 0; j < kBN / 8; ++j) {
       const std::int64_t col = col_base + 8 * j;
       if (col >= p.n) continue;
-      const int s0 = row_shift + scale_shift(ops.b_max[col]);
-      const int s1 = col + 1 < p.n ? row_shift + scale_shift(ops.b_max[col + 1]) : 0;
-      store_c2(p.c + row * p.ldc, col, p.n, ldexpf(acc[4 * j + 2 * h], s0),
-               ldexpf(acc[4 * j + 2 * h + 1], s1), p.alpha, p.beta, paired);
+      const float s0 = row_scale * ops.b_scale[col];
+      const float s1 = col + 1 < p.n ? row_scale * ops.b_scale[col + 1] : 0.0f;
+      store_c2(p.c + row * p.ldc, col, p.n, acc[4 * j + 2 * h] * s0,
+               acc[4 * j + 2 * h + 1] * s1, p.alpha, p.beta, paired);
     }
   }
 }
@@ -252,15 +280,22 @@ bool make_f16_map(CUtensorMap* map, const __half2* data, std::int64_t rows, std:
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// The maxima and the scaled copy of x (rows x k) into out (rows_p x kp halves).
+// The scaled copy of x (rows x k) into out (rows_p x kp halves) and its scales 2^s per row:
+// one pass where x's rows run along k, two otherwise (max_bits holds the maxima between them).
 cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
                          std::uint32_t* max_bits, __half2* out, std::int64_t rows_p,
-                         std::int64_t kp, int* unfit, cudaStream_t stream) {
-  f16_row_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
+                         std::int64_t kp, float* scale, int* unfit, cudaStream_t stream) {
+  if (x.col_stride == 1) {
+    const bool vec4 = aligned16(x.ptr) && x.row_stride % 4 == 0;
+    f16_scale_rows_kernel<<<unsigned(ceil_div(rows_p, kRowThreads / 32)), kRowThreads, 0,
+                            stream>>>(x, rows, k, out, rows_p, kp, scale, unfit, vec4);
+    return cudaGetLastError();
+  }
+  f16_col_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
                        kMaxThreads, 0, stream>>>(x, rows, k, max_bits);
   f16_pack_kernel<<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
                     dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
-                                                              unfit);
+                                                              scale, unfit);
   return cudaGetLastError();
 }
 
@@ -277,10 +312,11 @@ std::string_view why_not(const Canonical& p) {
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-  // workspace = [unfit flag | A's row maxima | B's column maxima | A' (mp x kp) | B'^T (np x kp)]
+  // workspace = [unfit flag | maxima (mp + np) | scales (mp + np) | A' (mp x kp) | B'^T (np x kp)]
   const std::int64_t mp = round_up(p.m, kPackRows), np = round_up(p.n, kPackRows);
   const std::int64_t kp = round_up(p.k, kBK);
-  const std::int64_t head = round_up(256 + (mp + np) * 4, 256);  // keeps A' 256-byte aligned
+  const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag and the maxima start at zero
+  const std::int64_t head = round_up(zeroed + (mp + np) * 4, 256);  // A' 256-byte aligned
   const std::int64_t bytes = head + (mp + np) * kp * 2;
   void* workspace = nullptr;
   if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
@@ -290,14 +326,16 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   int* unfit = reinterpret_cast<int*>(base);
   auto* a_max = reinterpret_cast<std::uint32_t*>(base + 256);
   std::uint32_t* b_max = a_max + mp;
+  auto* a_scale = reinterpret_cast<float*>(base + zeroed);
+  float* b_scale = a_scale + mp;
   auto* a_scaled = reinterpret_cast<__half2*>(base + head);
   __half2* b_scaled = a_scaled + mp * kp / 2;
 
-  cudaError_t err = cudaMemsetAsync(workspace, 0, std::size_t(head), stream);
+  cudaError_t err = cudaMemsetAsync(workspace, 0, std::size_t(zeroed), stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, unfit, stream);
+    err = scale_to_f16(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, unfit, stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, unfit, stream);
+    err = scale_to_f16(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, unfit, stream);
   CUtensorMap tmap_a, tmap_b;
   if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, mp, kp, kBM) &&
                               make_f16_map(&tmap_b, b_scaled, np, kp, kBN)))
@@ -308,7 +346,7 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   if (err == cudaSuccess) {
     const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, kBN);
     tc_04_wgmma_f16_tf32_kernel<<<unsigned(tiles), kThreads, Ring::kSmemBytes, stream>>>(
-        p, tmap_a, tmap_b, {a_max, b_max, unfit, int(kp / kBK)});
+        p, tmap_a, tmap_b, {a_scale, b_scale, unfit, int(kp / kBK)});
     err = cudaGetLastError();
   }
   if (err == cudaSuccess) err = fp32_fallback(p, unfit, stream);
