@@ -274,10 +274,10 @@ TEST(Api, Tf32WideRangeOperands) {
       Options o;
       o.kernel = kinfo.slug;
       o.math = kinfo.math;
-      ASSERT_EQ(gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(),
-                     t.ldb, t.beta, buf.c(), t.ldc, nullptr, o),
-                Status::Success)
-          << last_error();
+      const Status status = gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda,
+                                 buf.b(), t.ldb, t.beta, buf.c(), t.ldc, nullptr, o);
+      if (status == Status::NotSupported) continue;  // this layout is another kernel's
+      ASSERT_EQ(status, Status::Success) << last_error();
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
       const ref::Verdict v = buf.verify(ref::unit_roundoff(Math::Tf32));
       EXPECT_TRUE(v.pass) << kinfo.slug << (op_a == Op::N ? " NN: " : " TT: ") << v.detail;

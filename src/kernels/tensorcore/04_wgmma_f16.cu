@@ -61,19 +61,20 @@ __device__ __forceinline__ bool scalable(std::uint32_t max_bits, int shift) {
   return max_bits < kInfBits && shift >= -kMaxShift && shift <= kMaxShift;
 }
 
-// An operand whose rows run along k (col_stride 1), in one pass: a warp per row finds the
-// row's largest magnitude, then reads the row again (now from L1 or L2) and writes
-// out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding rows), and
-// scale[r] = 2^s_r. Raises *unfit for a value with no exact scaled FP16 form.
-constexpr int kRowThreads = 256;
+// An operand whose rows run along k (col_stride 1), in one read: a block per row keeps the
+// row's first kRowCache values in shared memory while it finds the row's largest magnitude,
+// then writes out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding
+// rows) and scale[r] = 2^s_r. Values past kRowCache are read again. Raises *unfit for a value
+// with no exact scaled FP16 form.
+constexpr int kRowThreads = 256, kRowCache = 8192;
 
 __global__ void __launch_bounds__(kRowThreads)
     f16_scale_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, __half2* out,
-                          std::int64_t rows_p, std::int64_t kp, float* scale, int* unfit,
-                          bool vec4) {
-  const int lane = threadIdx.x % 32;
-  const std::int64_t r = std::int64_t(blockIdx.x) * (kRowThreads / 32) + threadIdx.x / 32;
-  if (r >= rows_p) return;
+                          std::int64_t kp, float* scale, int* unfit, bool vec4) {
+  __shared__ float4 cache[kRowCache / 4];
+  __shared__ std::uint32_t warp_max[kRowThreads / 32];
+  const std::int64_t r = blockIdx.x;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const float* row = x.ptr + (r < rows ? r : 0) * x.row_stride;
   auto quad = [&](std::int64_t kk) -> float4 {  // x(r, kk .. kk + 3), zero outside
     if (r >= rows || kk >= k) return {0.0f, 0.0f, 0.0f, 0.0f};
@@ -82,24 +83,29 @@ __global__ void __launch_bounds__(kRowThreads)
             kk + 3 < k ? row[kk + 3] : 0.0f};
   };
   std::uint32_t m = 0;
-  for (std::int64_t kk = 4 * lane; kk < k; kk += 128) {
+  for (std::int64_t kk = 4 * threadIdx.x; kk < k; kk += 4 * kRowThreads) {
     const float4 v = quad(kk);
+    if (kk < kRowCache) cache[kk / 4] = v;
     m = max(m, max(max(__float_as_uint(fabsf(v.x)), __float_as_uint(fabsf(v.y))),
                    max(__float_as_uint(fabsf(v.z)), __float_as_uint(fabsf(v.w)))));
   }
   m = __reduce_max_sync(0xffffffffu, m);
+  if (lane == 0) warp_max[warp] = m;
+  __syncthreads();
+#pragma unroll
+  for (int w = 0; w < kRowThreads / 32; ++w) m = max(m, warp_max[w]);
   const int shift = scale_shift(m);
-  bool bad = !scalable(m, shift);
-  const float down = bad ? 1.0f : pow2(-shift);
-  for (std::int64_t kk = 4 * lane; kk < kp; kk += 128) {
-    const float4 v = quad(kk);
+  const bool row_ok = scalable(m, shift);
+  const float down = row_ok ? pow2(-shift) : 1.0f;
+  bool bad = !row_ok;
+  for (std::int64_t kk = 4 * threadIdx.x; kk < kp; kk += 4 * kRowThreads) {
+    const float4 v = kk < kRowCache ? (kk < k ? cache[kk / 4] : float4{}) : quad(kk);
     const float s[4] = {v.x * down, v.y * down, v.z * down, v.w * down};
     bad |= !(fits_f16(s[0]) && fits_f16(s[1]) && fits_f16(s[2]) && fits_f16(s[3]));
-    const __half2 lo = __floats2half2_rn(s[0], s[1]), hi = __floats2half2_rn(s[2], s[3]);
-    out[(r * kp + kk) / 2] = lo;
-    out[(r * kp + kk) / 2 + 1] = hi;
+    out[(r * kp + kk) / 2] = __floats2half2_rn(s[0], s[1]);
+    out[(r * kp + kk) / 2 + 1] = __floats2half2_rn(s[2], s[3]);
   }
-  if (lane == 0) scale[r] = bad ? 1.0f : pow2(shift);
+  if (threadIdx.x == 0) scale[r] = row_ok ? pow2(shift) : 1.0f;
   if (__any_sync(0xffffffffu, bad) && lane == 0) *unfit = 1;
 }
 
@@ -181,75 +187,94 @@ struct Scaled {
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-__device__ __forceinline__ void f16_tile(const Canonical& p, const CUtensorMap& tmap_a,
-                                         const CUtensorMap& tmap_b, const Scaled& ops) {
+__device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap& tmap_a,
+                                          const CUtensorMap& tmap_b, const Scaled& ops) {
   constexpr int kAccs = kBN / 2;
   if (*ops.unfit != 0) return;  // the FP32 fallback computes this call
   extern __shared__ std::uint8_t smem_raw[];
   const Ring ring(smem_raw);
-  std::int64_t tile_m, tile_n;
-  grouped_tile(blockIdx.x, (p.m + kBM - 1) / kBM, (p.n + kBN - 1) / kBN, tile_m, tile_n);
+  const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  const std::int64_t tiles = tiles_m * tiles_n;
   const int warpgroup = threadIdx.x / kWarpgroup;
   ring.init(kConsumers * 4);
 
-  if (warpgroup == 0) {  // producer: one thread keeps the ring full
+  // Persistent: block b computes tiles b, b + gridDim.x, ... in the grouped order. Both roles
+  // count k-tiles over all of the block's tiles, so the ring runs on from one tile to the next.
+  if (warpgroup == 0) {  // producer: one thread keeps the ring full, into the next tile too
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0) {
-      const int row_a = int(tile_m * kBM), row_b = int(tile_n * kBN);
-      for (int kt = 0; kt < ops.num_k_tiles; ++kt) {
-        const int s = kt % kStages;
-        mbar_wait(ring.empty(s), ((kt / kStages) & 1) ^ 1);
-        mbar_arrive_expect_tx(ring.full(s), kStageBytes);
-        tma_load(ring.stage(s), tmap_a, kt * kBK, row_a, ring.full(s));
-        tma_load(ring.stage(s) + kATileBytes, tmap_b, kt * kBK, row_b, ring.full(s));
+      int it = 0;
+      for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        std::int64_t tile_m, tile_n;
+        grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+        const int row_a = int(tile_m * kBM), row_b = int(tile_n * kBN);
+        for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
+          const int s = it % kStages;
+          mbar_wait(ring.empty(s), ((it / kStages) & 1) ^ 1);
+          mbar_arrive_expect_tx(ring.full(s), kStageBytes);
+          tma_load(ring.stage(s), tmap_a, kt * kBK, row_a, ring.full(s));
+          tma_load(ring.stage(s) + kATileBytes, tmap_b, kt * kBK, row_b, ring.full(s));
+        }
       }
     }
     return;
   }
 
-  // Consumers: warpgroup c computes rows 64c .. 64c+63 of the block tile, keeping one k-tile
+  // Consumers: warpgroup c computes rows 64c .. 64c+63 of each block tile, keeping one k-tile
   // of wgmmas in flight while it waits for the next stage.
   setmaxnreg_inc<kConsumerRegisters>();
   const int consumer = warpgroup - 1;
   const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x / 32) % 4;
   const std::uint32_t a_rows = consumer * kWgmmaM * kBK * 2;  // 8 KB: a whole number of atoms
-  float acc[kAccs] = {};
-  for (int kt = 0; kt < ops.num_k_tiles; ++kt) {
-    const int s = kt % kStages;
-    mbar_wait(ring.full(s), (kt / kStages) & 1);
-    const std::uint64_t a_desc = smem_desc(ring.stage(s) + a_rows);
-    const std::uint64_t b_desc = smem_desc(ring.stage(s) + kATileBytes);
-    wgmma_fence();
-#pragma unroll
-    for (int ks = 0; ks < kBK / kWgmmaK16; ++ks)
-      wgmma_f16_256(acc, a_desc + ks * kDescK16Step, b_desc + ks * kDescK16Step, 1);
-    wgmma_commit();
-    wgmma_wait<1>();
-    if (kt > 0 && lane == 0) mbar_arrive(ring.empty((kt - 1) % kStages));
-  }
-  wgmma_wait<0>();
-  fence_operands(acc);
-
-  // Epilogue: C = alpha 2^(s_row + s_col) acc + beta C on the in-range elements (thread t of
-  // warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both factors are
-  // powers of two within 2^+-63, so their product is exact and so is its product with acc
-  // (unless that overflows or underflows, as the sum itself would in FP32).
-  const std::int64_t row_base = tile_m * kBM + consumer * kWgmmaM + warp_in_group * 16 + lane / 4;
-  const std::int64_t col_base = tile_n * kBN + 2 * (lane % 4);
   const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
+  auto release = [&](int it) {
+    if (lane == 0) mbar_arrive(ring.empty(it % kStages));
+  };
+  int it = 0;
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    std::int64_t tile_m, tile_n;
+    grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
+    float acc[kAccs];
+    for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
+      const int s = it % kStages;
+      mbar_wait(ring.full(s), (it / kStages) & 1);
+      const std::uint64_t a_desc = smem_desc(ring.stage(s) + a_rows);
+      const std::uint64_t b_desc = smem_desc(ring.stage(s) + kATileBytes);
+      wgmma_fence();
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const std::int64_t row = row_base + 8 * h;
-    if (row >= p.m) continue;
-    const float row_scale = ops.a_scale[row];
+      for (int ks = 0; ks < kBK / kWgmmaK16; ++ks)  // the tile's first step overwrites acc
+        wgmma_f16_256(acc, a_desc + ks * kDescK16Step, b_desc + ks * kDescK16Step,
+                      kt > 0 || ks > 0);
+      wgmma_commit();
+      wgmma_wait<1>();
+      if (kt > 0) release(it - 1);
+    }
+    wgmma_wait<0>();
+    fence_operands(acc);
+    release(it - 1);
+
+    // Epilogue: C = alpha 2^(s_row + s_col) acc + beta C on the in-range elements (thread t
+    // of warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both factors
+    // are powers of two within 2^+-63, so their product is exact and so is its product with
+    // acc (unless that overflows or underflows, as the sum itself would in FP32). The producer
+    // is already loading the next tile.
+    const std::int64_t row_base =
+        tile_m * kBM + consumer * kWgmmaM + warp_in_group * 16 + lane / 4;
+    const std::int64_t col_base = tile_n * kBN + 2 * (lane % 4);
 #pragma unroll
-    for (int j = 0; j < kBN / 8; ++j) {
-      const std::int64_t col = col_base + 8 * j;
-      if (col >= p.n) continue;
-      const float s0 = row_scale * ops.b_scale[col];
-      const float s1 = col + 1 < p.n ? row_scale * ops.b_scale[col + 1] : 0.0f;
-      store_c2(p.c + row * p.ldc, col, p.n, acc[4 * j + 2 * h] * s0,
-               acc[4 * j + 2 * h + 1] * s1, p.alpha, p.beta, paired);
+    for (int h = 0; h < 2; ++h) {
+      const std::int64_t row = row_base + 8 * h;
+      if (row >= p.m) continue;
+      const float row_scale = ops.a_scale[row];
+#pragma unroll
+      for (int j = 0; j < kBN / 8; ++j) {
+        const std::int64_t col = col_base + 8 * j;
+        if (col >= p.n) continue;
+        const float s0 = row_scale * ops.b_scale[col];
+        const float s1 = col + 1 < p.n ? row_scale * ops.b_scale[col + 1] : 0.0f;
+        store_c2(p.c + row * p.ldc, col, p.n, acc[4 * j + 2 * h] * s0,
+                 acc[4 * j + 2 * h + 1] * s1, p.alpha, p.beta, paired);
+      }
     }
   }
 }
@@ -259,7 +284,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     tc_04_wgmma_f16_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                 const __grid_constant__ CUtensorMap tmap_b, const Scaled ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  f16_tile(p, tmap_a, tmap_b, ops);
+  f16_tiles(p, tmap_a, tmap_b, ops);
 #endif
 }
 
@@ -287,8 +312,8 @@ cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
                          std::int64_t kp, float* scale, int* unfit, cudaStream_t stream) {
   if (x.col_stride == 1) {
     const bool vec4 = aligned16(x.ptr) && x.row_stride % 4 == 0;
-    f16_scale_rows_kernel<<<unsigned(ceil_div(rows_p, kRowThreads / 32)), kRowThreads, 0,
-                            stream>>>(x, rows, k, out, rows_p, kp, scale, unfit, vec4);
+    f16_scale_rows_kernel<<<unsigned(rows_p), kRowThreads, 0, stream>>>(x, rows, k, out, kp,
+                                                                         scale, unfit, vec4);
     return cudaGetLastError();
   }
   f16_col_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
@@ -345,7 +370,8 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
                                cudaFuncAttributeMaxDynamicSharedMemorySize, Ring::kSmemBytes);
   if (err == cudaSuccess) {
     const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, kBN);
-    tc_04_wgmma_f16_tf32_kernel<<<unsigned(tiles), kThreads, Ring::kSmemBytes, stream>>>(
+    const unsigned blocks = unsigned(std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1)));
+    tc_04_wgmma_f16_tf32_kernel<<<blocks, kThreads, Ring::kSmemBytes, stream>>>(
         p, tmap_a, tmap_b, {a_scale, b_scale, unfit, int(kp / kBK)});
     err = cudaGetLastError();
   }
