@@ -246,14 +246,15 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
   }
 }
 
-// Operands whose values span more binades than FP16 holds: every row of A has 2^30 at k = 0
-// (with B's row 0 zero, so it adds nothing to C) and every column of B has 2^30 at k = 1 (A's
-// column 1 zero). The other values, in [-1, 1], then sit 2^30 to 2^53 below their row's or
+// Operands whose values span more binades than FP16 holds: every row of A has 2^40 at k = 0
+// (with B's row 0 zero, so it adds nothing to C) and every column of B has 2^40 at k = 1 (A's
+// column 1 zero). The other values, in [-1, 1], then sit 2^40 to 2^63 below their row's or
 // column's maximum. A Tf32 kernel that scales operands into FP16 (tc-04) must see that they
-// would lose bits there and still meet the Tf32 bound; had it used FP16, every element of C
-// would be off by far more (values 2^-31 below the maximum keep 7 of their 11 bits).
+// would lose their bits there and still meet the Tf32 bound: scaled into FP16 they would fall
+// below its smallest subnormal, and C would lose every term (run 131: at 2^30 a build that
+// never raised its flag still passed, since the bound at k = 96 forgives 7-bit operands).
 TEST(Api, Tf32WideRangeOperands) {
-  constexpr float kHuge = 0x1p30f;
+  constexpr float kHuge = 0x1p40f;
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math != Math::Tf32) continue;
     for (auto [op_a, op_b] : {std::pair{Op::N, Op::N}, std::pair{Op::T, Op::T}}) {

@@ -15,12 +15,20 @@
 //   nonzero value further down would lose bits that TF32 keeps, and Inf or NaN has no scaled
 //   form. The pack raises a flag for either; the tile kernel then returns at once and the FP32
 //   fallback of the TF32 rungs (common/tf32_pack.cuh) computes the call.
-// - So every call makes two passes over A and B before the tile kernel: their largest
-//   magnitudes per row of A and column of B (atomicMax on the bit patterns, which order as the
-//   magnitudes of nonnegative floats), then the scaled FP16 copies, K-major and zero past k.
-// - The tile kernel is rung 02's Tf32 loop with 16-bit types: a k-tile is 64 halves (one
-//   128-byte swizzle row, as 32 floats were), each k16 step one m64n256k16, and the shifts are
-//   applied in the epilogue.
+// - So every call scales A and B before the tile kernel: an operand whose rows run along k (A
+//   in the row-major NN case) in one read, a block per row holding it in shared memory while
+//   it finds the maximum; any other in two passes (the maxima by atomicMax on the bit
+//   patterns, which order as the magnitudes of nonnegative floats, then the scaled copy,
+//   transposed to K-major). At 8192³ this costs ~0.32 ms of a ~2.0 ms call.
+// - The tile kernel is rung 02's Tf32 loop with 16-bit types, made persistent: a k-tile is 64
+//   halves (one 128-byte swizzle row, as 32 floats were), each k16 step one m64n256k16, the
+//   factors 2^s multiplied in at the epilogue. At 8192³ it runs at ~77% of the FP16 tensor
+//   peak: its wgmma reads and TMA writes together ask ~127 bytes per clock of shared memory,
+//   about what an SM has (docs/perf-notes.md, run 131).
+// - The fallback is a plain 64 x 64-tile FP32 FMA kernel: correct on any input, but many times
+//   slower than the tensor cores (not measured here). Data that spans more than ~28 binades
+//   within a row of A or a column of B is better served by tc-03 (kernel =
+//   "tc-03-wgmma-rs-tf32"), which `auto` does not know to prefer.
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -380,6 +388,12 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
+// For `auto` in Tf32 mode: from 4096³ on (runs 130-131, H200) this rung is 1.0-1.1x tc-03 and
+// cuBLAS TF32 at 4096³ and 1.3-1.4x at 8192³; below that its passes and launches weigh more.
+bool auto_suits(const Canonical& p) {
+  return double(p.m) * double(p.n) * double(p.k) >= 4096.0 * 4096.0 * 4096.0;
+}
+
 }  // namespace
 #endif  // SGEMM_HAS_SM90A
 
@@ -390,7 +404,7 @@ SGEMM_KERNEL_ENTRIES(tensorcore_04_wgmma_f16) {
         "Tf32 on FP16 wgmma: rows of A and columns of B scaled by powers of two, so FP16 "
         "rounding is TF32 rounding",
         Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not, launch, 0},
+       why_not, launch, 4, auto_suits},
   };
   return entries;
 #else
