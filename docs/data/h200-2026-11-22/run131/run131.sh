@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Run 131: tc-04 persistent, A scaled in one read (rows kept in shared memory); as run 130:
-# K-major operands, and a cheaper epilogue. Builds: w (the working tree), mut (w's tests against
+# Run 131: tc-04 persistent, A scaled in one read (rows kept in shared memory); as run 130.
+# Builds: w (the working tree), mut (w's tests against
 # a tc-04 that never raises its flag: Tf32WideRangeOperands and NanInf must fail). Tests,
 # sanitizers, ncu of one call at 8192^3, energy probe, --cooldown-ms 1000 tables.
 set -u
