@@ -64,6 +64,7 @@ std::string_view needs_vec4(const Canonical& p);
 // CUDA's grid limits: blocks_x < 2^31, blocks_y <= 65535.
 std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y);
 inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
+inline std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
 // A device of compute capability 9.0 (sm_90a instructions: wgmma, setmaxnreg).
 std::string_view needs_sm90(const Canonical& p);
 // The current device's multiprocessor count (read once per device); 0 when there is none.

@@ -1,5 +1,5 @@
 // The vector epilogues: float4 for the vectorized CUDA-core rungs (06-10), float2 for
-// tensor-core rung 03.
+// tensor-core rungs 03 and 04.
 #pragma once
 
 #include <cstdint>

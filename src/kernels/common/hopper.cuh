@@ -1,4 +1,4 @@
-// Hopper PTX wrappers shared by the TMA-fed rungs (CUDA-core 13, tensor-core 02 and 03):
+// Hopper PTX wrappers shared by the TMA-fed rungs (CUDA-core 13, tensor-core 02 to 04):
 // mbarriers, TMA loads and stores, named barriers, register reallocation, and the driver's
 // tensor-map encoder.
 //

@@ -16,8 +16,6 @@ namespace {
 // needs 16, cp.async 16).
 constexpr std::int64_t kFlagBytes = 256;
 
-std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
-
 // --- packing ---------------------------------------------------------------------------------
 
 constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads

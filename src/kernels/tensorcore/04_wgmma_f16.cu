@@ -122,7 +122,7 @@ __global__ void __launch_bounds__(kRowThreads)
 constexpr int kMaxRows = 32, kMaxK = 256, kMaxThreads = 256;
 
 __global__ void __launch_bounds__(kMaxThreads)
-    f16_col_max_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
+    f16_row_max_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
                        std::uint32_t* max_bits) {
   constexpr int kWarps = kMaxThreads / 32;
   const std::int64_t r = std::int64_t(blockIdx.x) * kMaxRows + threadIdx.x % 32;
@@ -298,8 +298,6 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
-
 // The scaled copy of an operand, rows x kp halves, K-major, read in boxes of 64 x box_rows.
 bool make_f16_map(CUtensorMap* map, const __half2* data, std::int64_t rows, std::int64_t kp,
                   int box_rows) {
@@ -324,7 +322,7 @@ cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
                                                                          scale, unfit, vec4);
     return cudaGetLastError();
   }
-  f16_col_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
+  f16_row_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
                        kMaxThreads, 0, stream>>>(x, rows, k, max_bits);
   f16_pack_kernel<<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
                     dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
@@ -388,8 +386,10 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
-// For `auto` in Tf32 mode: from 4096³ on (runs 130-131, H200) this rung is 1.0-1.1x tc-03 and
-// cuBLAS TF32 at 4096³ and 1.3-1.4x at 8192³; below that its passes and launches weigh more.
+// For `auto` in Tf32 mode, from 4096³ on (runs 131-132, H200). At 4096³ this rung ties tc-03
+// and cuBLAS TF32 in bursts from idle (0.99-1.05x cuBLAS TF32) and is 1.11-1.15x in steady
+// state; at 8192³ it is 1.34-1.45x. Below 4096³ its passes and launches weigh more (not
+// measured).
 bool auto_suits(const Canonical& p) {
   return double(p.m) * double(p.n) * double(p.k) >= 4096.0 * 4096.0 * 4096.0;
 }
