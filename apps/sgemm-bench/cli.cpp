@@ -59,6 +59,9 @@ result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096
                         at a power limit, ~2000 times each kernel in its own steady state
   --cooldown-ms MS      idle MS milliseconds before each kernel's warm-up (default 0): at a power
                         limit, every kernel then starts from the same state
+  --values uniform|normal   A and B from uniform [-1, 1) (default) or normal N(0, 1) values;
+                        normal data holds values far below their row's largest (tc-04 sets
+                        those aside)
   --budget SECONDS      per kernel and shape: a kernel whose warm-up and timed runs would take
                         longer gets fewer timed runs (at least 10; its row says so), or no
                         timing at all (default 30)
@@ -155,6 +158,10 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
       o.cooldown_ms = number<double>(value(), arg);
       if (!(o.cooldown_ms >= 0 && o.cooldown_ms <= 60e3))
         throw CliError("--cooldown-ms must be between 0 and 60000");
+    } else if (arg == "--values") {
+      const std::string v = value();
+      if (v != "uniform" && v != "normal") throw CliError("--values must be uniform or normal");
+      o.normal_values = v == "normal";
     } else if (arg == "--budget") {
       o.budget_s = number<double>(value(), arg);
       if (!(o.budget_s > 0)) throw CliError("--budget must be > 0");

@@ -28,6 +28,7 @@ struct BenchOptions {
   double cooldown_ms = 0;                    // idle time before each kernel's warm-up
   double budget_s = 30.0;                    // per kernel and shape, before timing is cut short
   std::string csv_path, json_path;
+  bool normal_values = false;                // A and B from N(0, 1) instead of uniform [-1, 1)
   bool cpu = false, cublas_tf32 = false, list = false, tune = false, help = false;
   int device = 0;
 };

@@ -123,7 +123,8 @@ class Bench {
     gc.alpha = o_.alpha;
     gc.beta = o_.beta;
     ref::CaseBuffers buffers(gc);
-    buffers.fill_random(0x5eed0000u + rows.size());
+    buffers.fill_random(0x5eed0000u + rows.size(),
+                        o_.normal_values ? ref::Values::Normal : ref::Values::Uniform);
     buffers.compute_reference(cublas_);
     const ref::GemmCase c = buffers.gemm_case();
     const double flops = 2.0 * double(c.m) * double(c.n) * double(c.k);
@@ -225,6 +226,7 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
               version(f.driver).c_str(), today().c_str());
   std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g\n",
               f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
+  if (o.normal_values) std::printf("A and B drawn from N(0, 1)\n");
   std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, std::max(o.warmup, 1));
   if (o.warmup_ms > 0) std::printf(" or more, at least %g ms of them", o.warmup_ms);
   if (o.cooldown_ms > 0) std::printf(", each kernel after %g ms idle", o.cooldown_ms);

@@ -29,13 +29,24 @@ __host__ __device__ bool is_valid(const Storage& s, std::int64_t pos) {
   return pos >= 0 && pos < s.elements() && pos % s.ld < s.lead;
 }
 
-// splitmix64: a counter-based generator, so a value depends only on (seed, position).
-__device__ float uniform_pm1(std::uint64_t seed, std::int64_t pos) {
-  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * std::uint64_t(pos + 1);
+// splitmix64: a counter-based generator, so a value depends only on (seed, counter).
+__device__ std::uint64_t splitmix64(std::uint64_t seed, std::uint64_t counter) {
+  std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * counter;
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  z ^= z >> 31;
-  return float(z >> 40) * 0x1p-23f - 1.0f;  // 24 random bits, in [-1, 1)
+  return z ^ (z >> 31);
+}
+
+__device__ float uniform_pm1(std::uint64_t seed, std::int64_t pos) {
+  return float(splitmix64(seed, pos + 1) >> 40) * 0x1p-23f - 1.0f;  // 24 random bits, in [-1, 1)
+}
+
+// N(0, 1) by Box-Muller in double from two 53-bit uniforms, so values near zero keep their
+// true density down to ~2^-53.
+__device__ float normal01(std::uint64_t seed, std::int64_t pos) {
+  const std::uint64_t z1 = splitmix64(seed, 2 * pos + 1), z2 = splitmix64(seed, 2 * pos + 2);
+  const double u1 = double((z1 >> 11) + 1) * 0x1p-53, u2 = double(z2 >> 11) * 0x1p-53;
+  return float(sqrt(-2.0 * log(u1)) * cospi(2.0 * u2));
 }
 
 // Fills an allocation: random values at the matrix's positions, `outside` everywhere else.
@@ -48,7 +59,7 @@ __global__ void fill_kernel(float* alloc, std::int64_t total, std::int64_t offse
     const std::int64_t pos = i - offset;
     float v = __uint_as_float(outside_bits);
     if (is_valid(s, pos)) {
-      v = uniform_pm1(seed, pos);
+      v = values == Values::Normal ? normal01(seed, pos) : uniform_pm1(seed, pos);
       if (values == Values::Tf32Ties)
         v = __uint_as_float((__float_as_uint(v) & 0xffffe000u) | 0x1000u);
     }

@@ -57,8 +57,9 @@ struct Verdict {
 
 // What fill_random writes into A and B: uniform values in [-1, 1], or such values cut to 12
 // significant bits with the last one set, each exactly halfway between two TF32 numbers (where
-// two roundings that break ties differently disagree).
-enum class Values { Uniform, Tf32Ties };
+// two roundings that break ties differently disagree), or normal N(0, 1) values (which, unlike
+// the uniform ones, come arbitrarily close to zero).
+enum class Values { Uniform, Tf32Ties, Normal };
 
 // Device buffers for one case. Fill once with fresh random values in [-1, 1]; then any number
 // of `reset_c` + run + `verify` rounds.

@@ -51,6 +51,9 @@ TEST(Cli, Flags) {
   EXPECT_EQ(parse({}).warmup_ms, 0.0);
   EXPECT_EQ(o.cooldown_ms, 1000.0);
   EXPECT_EQ(parse({}).cooldown_ms, 0.0);
+  EXPECT_TRUE(parse({"--values", "normal"}).normal_values);
+  EXPECT_FALSE(parse({"--values", "uniform"}).normal_values);
+  EXPECT_FALSE(parse({}).normal_values);
 }
 
 TEST(Cli, Sweeps) {
@@ -105,6 +108,7 @@ TEST(Cli, Errors) {
   EXPECT_EQ(error_of({"--warmup-ms", "inf"}), "--warmup-ms must be finite and >= 0");
   EXPECT_EQ(error_of({"--warmup-ms", "5000", "--budget", "5"}), "--warmup-ms must be shorter than --budget");
   EXPECT_EQ(error_of({"--cooldown-ms", "-1"}), "--cooldown-ms must be between 0 and 60000");
+  EXPECT_EQ(error_of({"--values", "gauss"}), "--values must be uniform or normal");
 }
 
 }  // namespace
