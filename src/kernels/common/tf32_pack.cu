@@ -30,7 +30,9 @@ enum class PackParts { Big, BigAndSmall, Small };
 // the row-wise and the column-wise shared accesses free of bank conflicts.
 template <PackParts kParts>
 __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
-                               std::int64_t rows_p, std::int64_t kp, int* nonfinite) {
+                               std::int64_t rows_p, std::int64_t kp, int* nonfinite,
+                               const int* run_if) {
+  if (run_if != nullptr && *run_if == 0) return;
   __shared__ float tile[kPackTile][kPackTile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackTile;
@@ -77,7 +79,9 @@ constexpr int kPackRowThreads = 256, kPackQuads = 4;
 template <PackParts kParts>
 __global__ void __launch_bounds__(kPackRowThreads)
     tc_pack_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
-                        std::int64_t rows_p, std::int64_t kp, int* nonfinite, bool vec4) {
+                        std::int64_t rows_p, std::int64_t kp, int* nonfinite, bool vec4,
+                        const int* run_if) {
+  if (run_if != nullptr && *run_if == 0) return;
   const std::int64_t quads_per_row = kp / 4, quads = rows_p * quads_per_row;
   const std::int64_t first = std::int64_t(blockIdx.x) * kPackRowThreads * kPackQuads + threadIdx.x;
   float4 v[kPackQuads];
@@ -123,18 +127,19 @@ __global__ void __launch_bounds__(kPackRowThreads)
 
 template <PackParts kParts>
 cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
-                 std::int64_t rows_p, std::int64_t kp, int* nonfinite, cudaStream_t stream) {
+                 std::int64_t rows_p, std::int64_t kp, int* nonfinite, const int* run_if,
+                 cudaStream_t stream) {
   if (x.col_stride == 1) {
     const bool vec4 = reinterpret_cast<std::uintptr_t>(x.ptr) % 16 == 0 && x.row_stride % 4 == 0;
     // Below 2^23 blocks for any buffer that fits in a GPU's memory (16 KB per block).
     const std::int64_t blocks = ceil_div(rows_p * (kp / 4), kPackRowThreads * kPackQuads);
     tc_pack_rows_kernel<kParts><<<unsigned(blocks), kPackRowThreads, 0, stream>>>(
-        x, rows, k, out, rows_p, kp, nonfinite, vec4);
+        x, rows, k, out, rows_p, kp, nonfinite, vec4, run_if);
     return cudaGetLastError();
   }
   const dim3 grid(rows_p / kPackTile, kp / kPackTile);
   tc_pack_kernel<kParts><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
-      x, rows, k, out, rows_p, kp, nonfinite);
+      x, rows, k, out, rows_p, kp, nonfinite, run_if);
   return cudaGetLastError();
 }
 
@@ -144,7 +149,8 @@ constexpr int kScanThreads = 256, kScanBlocksX = 8, kScanBlocksY = 2048;
 
 __global__ void __launch_bounds__(kScanThreads)
     tc_scan_kernel(const float* x, std::int64_t outer, std::int64_t inner, std::int64_t ld,
-                   int* nonfinite) {
+                   int* nonfinite, const int* run_if) {
+  if (run_if != nullptr && *run_if == 0) return;
   bool unsplittable = false;
   for (std::int64_t o = blockIdx.y; o < outer; o += gridDim.y)
     for (std::int64_t i = std::int64_t(blockIdx.x) * kScanThreads + threadIdx.x; i < inner;
@@ -154,14 +160,15 @@ __global__ void __launch_bounds__(kScanThreads)
 }
 
 cudaError_t scan(StridedOperand x, std::int64_t rows, std::int64_t cols, int* nonfinite,
-                 cudaStream_t stream) {
+                 const int* run_if, cudaStream_t stream) {
   // The contiguous dimension runs along threads.
   const bool rows_contiguous = x.col_stride == 1;
   const std::int64_t outer = rows_contiguous ? rows : cols, inner = rows_contiguous ? cols : rows;
   const std::int64_t ld = rows_contiguous ? x.row_stride : x.col_stride;
   const dim3 grid(unsigned(std::min<std::int64_t>(ceil_div(inner, kScanThreads), kScanBlocksX)),
                   unsigned(std::min<std::int64_t>(outer, kScanBlocksY)));
-  tc_scan_kernel<<<grid, kScanThreads, 0, stream>>>(x.ptr, outer, inner, ld, nonfinite);
+  tc_scan_kernel<<<grid, kScanThreads, 0, stream>>>(x.ptr, outer, inner, ld, nonfinite,
+                                                       run_if);
   return cudaGetLastError();
 }
 
@@ -260,9 +267,9 @@ std::string_view tf32_why_not(const Canonical& p) {
 }
 
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
-                      cudaStream_t stream, Tf32Direct direct) {
+                      cudaStream_t stream, Tf32Direct direct, const int* run_if) {
   const bool split = mode == Tf32Mode::Tf32x3;
-  if (split && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
+  if (split && p.k < kMinSplitK) return fp32_fallback(p, run_if, stream);
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
   const std::int64_t parts = split ? 2 : 1;
@@ -290,26 +297,28 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
     err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
     if (err == cudaSuccess)
       err = a_direct ? pack<PackParts::Small>(operand_a(p), p.m, p.k, a_packed, mp, kp,
-                                              nonfinite, stream)
+                                              nonfinite, run_if, stream)
                      : pack<PackParts::BigAndSmall>(operand_a(p), p.m, p.k, a_packed, mp, kp,
-                                                    nonfinite, stream);
+                                                    nonfinite, run_if, stream);
     if (err == cudaSuccess && !b_direct)
       err = pack<PackParts::BigAndSmall>(operand_bt(p), p.n, p.k, b_packed, np, kp, nonfinite,
-                                         stream);
+                                         run_if, stream);
     else if (err == cudaSuccess && !(direct.b_checked && p.beta == 0.0f))
-      err = scan(operand_b(p), p.k, p.n, nonfinite, stream);
+      err = scan(operand_b(p), p.k, p.n, nonfinite, run_if, stream);
   } else {
     if (!a_direct)
-      err = pack<PackParts::Big>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, stream);
+      err = pack<PackParts::Big>(operand_a(p), p.m, p.k, a_packed, mp, kp, nullptr, run_if,
+                             stream);
     if (err == cudaSuccess && !b_direct)
-      err = pack<PackParts::Big>(operand_bt(p), p.n, p.k, b_packed, np, kp, nullptr, stream);
+      err = pack<PackParts::Big>(operand_bt(p), p.n, p.k, b_packed, np, kp, nullptr, run_if,
+                             stream);
   }
   if (err == cudaSuccess)
     err = launch_tiles(p,
                        {a_direct ? p.a : a_packed,
                         split ? (a_direct ? a_packed : a_packed + mp * kp) : nullptr,
                         b_direct ? p.b : b_packed,
-                        split ? nonfinite : nullptr, mp, np, kp, a_direct, b_direct},
+                        split ? nonfinite : nullptr, run_if, mp, np, kp, a_direct, b_direct},
                        stream);
   if (err == cudaSuccess && split) err = fp32_fallback(p, nonfinite, stream);
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);

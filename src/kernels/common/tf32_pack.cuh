@@ -72,9 +72,17 @@ struct Tf32Operands {
   const float* a_small;  // 3xTF32: A's small part (mp x kp); with a_direct A's only packed part
   const float* b;  // B^T: parts x np x kp, or the user's B when b_direct
   int* nonfinite;  // 3xTF32: nonzero when the split cannot be trusted; null for Tf32
+  const int* run_if;  // null, or the call's kernels return at once while *run_if == 0
   std::int64_t mp, np, kp;
   bool a_direct, b_direct;
 };
+
+// Whether a tile kernel has nothing to do: its call is gated off (run_if), or the 3xTF32 split
+// failed and the FP32 fallback computes the call (nonfinite).
+__device__ __forceinline__ bool tile_kernel_idle(const Tf32Operands& ops) {
+  return (ops.run_if != nullptr && *ops.run_if == 0) ||
+         (ops.nonfinite != nullptr && *ops.nonfinite != 0);
+}
 
 using Tf32TileLauncher = cudaError_t (*)(const Canonical& p, const Tf32Operands& ops,
                                          cudaStream_t stream);
@@ -107,8 +115,17 @@ cudaError_t fp32_fallback(const Canonical& p, const int* flag, cudaStream_t stre
 
 // Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
 // Operands that `direct` lets through are passed to launch_tiles as the user's matrices.
+// With run_if, every kernel of the call returns at once unless *run_if != 0 when it starts: a
+// call enqueued on the chance that an earlier kernel raises the flag (tc-04's way out).
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
-                      cudaStream_t stream, Tf32Direct direct = {});
+                      cudaStream_t stream, Tf32Direct direct = {}, const int* run_if = nullptr);
+
+// tc-03's and tc-02's calls with run_if as above, for tc-04's operands that FP16 cannot carry
+// (kernel = the rung's entry in `mode`). cudaErrorNotSupported where the rung declines p.
+cudaError_t tc_03_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
+                          cudaStream_t stream);
+cudaError_t tc_02_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
+                          cudaStream_t stream);
 
 // Output tile (tile_m, tile_n) of the block with linear index `linear`: blocks run down columns
 // of tiles within groups of kTileGroupM tile rows, so the blocks resident at one time share

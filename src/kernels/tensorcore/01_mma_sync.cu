@@ -65,9 +65,7 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)
 template <Tf32Mode kMode>
 __device__ __forceinline__ void mma_sync_tiles(const Canonical& p, const Tf32Operands& ops) {
   constexpr int kParts = parts(kMode);
-  if constexpr (kMode == Tf32Mode::Tf32x3) {
-    if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
-  }
+  if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
   extern __shared__ float smem[];  // stage s: A parts, then B parts, kTileFloats each
 
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;

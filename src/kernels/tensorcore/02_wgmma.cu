@@ -72,9 +72,7 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBN = Cfg::kBN, kStages = Cfg::kStages;
   constexpr int kAccs = kBN / 2;  // accumulator floats per thread of an m64 x kBN tile
-  if constexpr (kMode == Tf32Mode::Tf32x3) {
-    if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
-  }
+  if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
   extern __shared__ std::uint8_t smem_raw[];
   const typename Cfg::Ring ring(smem_raw);
   auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
@@ -230,6 +228,17 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
 }
 
 }  // namespace
+
+cudaError_t tc_02_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
+                          cudaStream_t stream) {
+  const bool split = mode == Tf32Mode::Tf32x3;
+  if (!(split ? why_not<Tf32Mode::Tf32x3>(p) : why_not<Tf32Mode::Tf32>(p)).empty())
+    return cudaErrorNotSupported;
+  return split ? tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32x3>, stream, {.k_major = true},
+                           run_if)
+               : tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32>, stream, {.k_major = true},
+                           run_if);
+}
 #endif  // SGEMM_HAS_SM90A
 
 SGEMM_KERNEL_ENTRIES(tensorcore_02_wgmma) {

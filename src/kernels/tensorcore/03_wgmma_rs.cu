@@ -98,9 +98,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBM = Cfg::kBM;
   constexpr int kAccs = kBM / 2;  // accumulator floats per thread of a 64 x kBM tile
-  if constexpr (kMode == Tf32Mode::Tf32x3) {
-    if (*ops.nonfinite != 0) return;  // the FP32 fallback computes this call
-  }
+  if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
   extern __shared__ std::uint8_t smem_raw[];
   const typename Cfg::Ring ring(smem_raw);
   auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
@@ -454,11 +452,12 @@ std::string_view why_not(const Canonical& p) {
   return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
 }
 
+// B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
+constexpr Tf32Direct kDirect{.k_major = true, .a_big = true, .b_always = true, .b_checked = true};
+
 template <Tf32Mode kMode>
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  // B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream,
-                   {.k_major = true, .a_big = true, .b_always = true, .b_checked = true});
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, kDirect);
 }
 
 // For `auto` in Tf32 mode: rung 03 ran 1.0-1.5x rung 02 at every measured shape with k up to
@@ -466,6 +465,15 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
 bool tf32_auto_suits(const Canonical& p) { return p.k < 16384; }
 
 }  // namespace
+
+cudaError_t tc_03_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
+                          cudaStream_t stream) {
+  const bool split = mode == Tf32Mode::Tf32x3;
+  if (!(split ? why_not<Tf32Mode::Tf32x3>(p) : why_not<Tf32Mode::Tf32>(p)).empty())
+    return cudaErrorNotSupported;
+  return split ? tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32x3>, stream, kDirect, run_if)
+               : tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32>, stream, kDirect, run_if);
+}
 #endif  // SGEMM_HAS_SM90A
 
 SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {

@@ -11,10 +11,16 @@
 //   exactly the TF32 operands of rungs 02-03, on tensor cores that run FP16 at twice the TF32
 //   rate and read half the bytes per product.
 // - The shifts put the largest magnitude of each row (column) in [2^14, 2^15): nothing can
-//   overflow, and FP16's normal range reaches 28 binades below it. A row or column with a
-//   nonzero value further down would lose bits that TF32 keeps, and Inf or NaN has no scaled
-//   form. The pack raises a flag for either; the tile kernel then returns at once and the FP32
-//   fallback of the TF32 rungs (common/tf32_pack.cuh) computes the call.
+//   overflow, and FP16's normal range reaches 28 binades below it. A nonzero value further
+//   down would lose bits that TF32 keeps. The pass sets it aside: zero in the scaled copy, the
+//   value on a short list, and after the tile kernel a correction kernel adds its products to C
+//   (from TF32 operands, exact in FP32). Values drawn from a normal distribution fall that low
+//   with a probability near 2^-27 each (about one per 8192 x 8192 operand; measured with
+//   numpy), so the list is usually empty and rarely long.
+// - Inf or NaN has no scaled form, nor has a row whose shift is out of range, and a list can
+//   overflow (256 values per operand). For those the pass raises a flag: the tile kernel and
+//   the correction return at once, and tc-03 (or tc-02) computes the call from the TF32
+//   operands, its kernels enqueued behind them and gated on the same flag (tf32_gemm's run_if).
 // - So every call scales A and B before the tile kernel: an operand whose rows run along k (A
 //   in the row-major NN case) in one read, a block per row holding it in shared memory while
 //   it finds the maximum; any other in two passes (the maxima by atomicMax on the bit
@@ -25,10 +31,6 @@
 //   factors 2^s multiplied in at the epilogue. At 8192³ it runs at ~77% of the FP16 tensor
 //   peak: its wgmma reads and TMA writes together ask ~127 bytes per clock of shared memory,
 //   about what an SM has (docs/perf-notes.md, run 131).
-// - The fallback is a plain 64 x 64-tile FP32 FMA kernel: correct on any input, but many times
-//   slower than the tensor cores (not measured here). Data that spans more than ~28 binades
-//   within a row of A or a column of B is better served by tc-03 (kernel =
-//   "tc-03-wgmma-rs-tf32"), which `auto` does not know to prefer.
 #include <cuda_fp16.h>
 
 #include <algorithm>
@@ -69,16 +71,50 @@ __device__ __forceinline__ bool scalable(std::uint32_t max_bits, int shift) {
   return max_bits < kInfBits && shift >= -kMaxShift && shift <= kMaxShift;
 }
 
+// A nonzero value that its row's shift takes below FP16's normal range is set aside: the
+// scaled copy holds zero in its place, and the value goes to a short list (row, p, x) whose
+// products a correction kernel adds to C after the tile kernel (correct_set_aside). Data drawn
+// from a normal distribution has about one such value per 8192 x 8192 operand. A list that
+// overflows raises the flag instead.
+constexpr int kSetAsideCapacity = 256;  // per operand
+struct SetAside {
+  std::int32_t row, k;
+  float value;  // as the user gave it
+};
+struct SetAsideList {
+  SetAside* entries;
+  int* count;
+};
+__device__ __forceinline__ void set_aside(SetAsideList list, std::int64_t row, std::int64_t k,
+                                          float value, int* unfit) {
+  const int slot = atomicAdd(list.count, 1);
+  if (slot < kSetAsideCapacity)
+    list.entries[slot] = {std::int32_t(row), std::int32_t(k), value};
+  else
+    *unfit = 1;
+}
+
+// The scaled value v = x 2^-s as stored: fp16(v) where that is an FP16 normal (or zero), else
+// zero with x set aside.
+__device__ __forceinline__ float scaled_or_set_aside(float v, float x, std::int64_t row,
+                                                     std::int64_t k, SetAsideList list,
+                                                     int* unfit) {
+  if (fits_f16(v)) return v;
+  set_aside(list, row, k, x, unfit);
+  return 0.0f;
+}
+
 // An operand whose rows run along k (col_stride 1), in one read: a block per row keeps the
 // row's first kRowCache values in shared memory while it finds the row's largest magnitude,
 // then writes out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding
-// rows) and scale[r] = 2^s_r. Values past kRowCache are read again. Raises *unfit for a value
-// with no exact scaled FP16 form.
+// rows) and scale[r] = 2^s_r. Values past kRowCache are read again. Sets aside a value below
+// FP16's normal range; raises *unfit for a row with Inf, NaN or a shift out of range.
 constexpr int kRowThreads = 256, kRowCache = 8192;
 
 __global__ void __launch_bounds__(kRowThreads)
     f16_scale_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, __half2* out,
-                          std::int64_t kp, float* scale, int* unfit, bool vec4) {
+                          std::int64_t kp, float* scale, SetAsideList aside, int* unfit,
+                          bool vec4) {
   __shared__ float4 cache[kRowCache / 4];
   __shared__ std::uint32_t warp_max[kRowThreads / 32];
   const std::int64_t r = blockIdx.x;
@@ -105,16 +141,18 @@ __global__ void __launch_bounds__(kRowThreads)
   const int shift = scale_shift(m);
   const bool row_ok = scalable(m, shift);
   const float down = row_ok ? pow2(-shift) : 1.0f;
-  bool bad = !row_ok;
+  if (!row_ok && threadIdx.x == 0) *unfit = 1;
   for (std::int64_t kk = 4 * threadIdx.x; kk < kp; kk += 4 * kRowThreads) {
     const float4 v = kk < kRowCache ? (kk < k ? cache[kk / 4] : float4{}) : quad(kk);
-    const float s[4] = {v.x * down, v.y * down, v.z * down, v.w * down};
-    bad |= !(fits_f16(s[0]) && fits_f16(s[1]) && fits_f16(s[2]) && fits_f16(s[3]));
+    const float x4[4] = {v.x, v.y, v.z, v.w};
+    float s[4];
+#pragma unroll
+    for (int c = 0; c < 4; ++c)
+      s[c] = row_ok ? scaled_or_set_aside(x4[c] * down, x4[c], r, kk + c, aside, unfit) : 0.0f;
     out[(r * kp + kk) / 2] = __floats2half2_rn(s[0], s[1]);
     out[(r * kp + kk) / 2 + 1] = __floats2half2_rn(s[2], s[3]);
   }
   if (threadIdx.x == 0) scale[r] = row_ok ? pow2(shift) : 1.0f;
-  if (__any_sync(0xffffffffu, bad) && lane == 0) *unfit = 1;
 }
 
 // Other operands in two passes. First max_bits[r] = bit pattern of max_p |x(r, p)| (NaN's
@@ -138,15 +176,15 @@ __global__ void __launch_bounds__(kMaxThreads)
   if (m != 0) atomicMax(max_bits + r, m);
 }
 
-// Then out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k), and
-// scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
+// Then out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k, and in
+// place of a value set aside), and scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
 // contiguous dimension and written along k, a row of 64 halves (128 bytes) per warp.
 constexpr int kPackRows = 32, kPackK = 64, kPackRowsPerPass = 8;
 
 __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     f16_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
                     const std::uint32_t* max_bits, __half2* out, std::int64_t kp, float* scale,
-                    int* unfit) {
+                    SetAsideList aside, int* unfit) {
   __shared__ float tile[kPackRows][kPackK + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackRows;
@@ -164,12 +202,119 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     const int shift = scale_shift(row_max);
     const bool row_ok = scalable(row_max, shift);
     const float down = row_ok ? pow2(-shift) : 1.0f;
-    const float v0 = tile[r][2 * tx] * down, v1 = tile[r][2 * tx + 1] * down;
-    bad |= !(row_ok && fits_f16(v0) && fits_f16(v1));
+    const float x0 = tile[r][2 * tx], x1 = tile[r][2 * tx + 1];
+    bad |= !row_ok;
+    const float v0 = row_ok ? scaled_or_set_aside(x0 * down, x0, r0 + r, k0 + 2 * tx, aside, unfit)
+                            : 0.0f;
+    const float v1 = row_ok ? scaled_or_set_aside(x1 * down, x1, r0 + r, k0 + 2 * tx + 1, aside,
+                                                  unfit)
+                            : 0.0f;
     out[((r0 + r) * kp + k0) / 2 + tx] = __floats2half2_rn(v0, v1);
     if (blockIdx.y == 0 && tx == 0) scale[r0 + r] = row_ok ? pow2(shift) : 1.0f;
   }
   if (__any_sync(0xffffffffu, bad) && tx == 0) *unfit = 1;
+}
+
+// --- the values set aside ----------------------------------------------------------------------
+
+// After the tile kernel, C(i, j) += alpha sum of the products that involve a value set aside,
+// each factor rounded to TF32 as the tensor cores would have seen it (the product of two is
+// exact in FP32): A's entry (i, p, a) adds a B(p, j) to every C(i, j); B's entry (j, p, b) adds
+// A(i, p) b to every C(i, j) where A(i, p) was not itself set aside (A's entries take all of B).
+// Every element of C is updated by one thread, which adds its terms in (row, k) order: the
+// result does not depend on the order in which the passes listed the values. A row of C with
+// entries in A's list is one item of work per 256 columns, and takes B's entries of those
+// columns too; a column with entries in B's list is one item per 256 rows, leaving out the rows
+// that A's items cover. Nothing happens unless something was set aside and the flag is down.
+constexpr int kCorrectThreads = 256;
+static_assert(kSetAsideCapacity <= kCorrectThreads);
+
+struct SortedList {  // a list in shared memory, sorted by (row, k), and where each row begins
+  SetAside entry[kSetAsideCapacity];
+  int start[kSetAsideCapacity + 1];  // start[d] .. start[d + 1] - 1: the d-th distinct row
+  int rows;                          // distinct rows
+};
+
+__device__ void sort_set_aside(SetAsideList list, int count, SortedList& out) {
+  __shared__ SetAside unsorted[kSetAsideCapacity];
+  const int t = threadIdx.x;
+  if (t < count) unsorted[t] = list.entries[t];
+  __syncthreads();
+  if (t < count) {  // (row, k) pairs are distinct: the rank is a position
+    const SetAside e = unsorted[t];
+    int rank = 0;
+    for (int u = 0; u < count; ++u) {
+      const SetAside f = unsorted[u];
+      rank += f.row < e.row || (f.row == e.row && f.k < e.k);
+    }
+    out.entry[rank] = e;
+  }
+  __syncthreads();
+  if (t == 0) {
+    int rows = 0;
+    for (int u = 0; u < count; ++u)
+      if (u == 0 || out.entry[u].row != out.entry[u - 1].row) out.start[rows++] = u;
+    out.start[rows] = count;
+    out.rows = rows;
+  }
+  __syncthreads();
+}
+
+// The distinct row d of `list` holding `row`, or -1.
+__device__ int find_row(const SortedList& list, std::int64_t row) {
+  for (int d = 0; d < list.rows; ++d)
+    if (list.entry[list.start[d]].row == row) return d;
+  return -1;
+}
+
+__global__ void __launch_bounds__(kCorrectThreads)
+    f16_correct_kernel(Canonical p, StridedOperand a, StridedOperand b, SetAsideList a_aside,
+                       SetAsideList b_aside, const float* a_scale, const int* unfit) {
+  if (*unfit != 0) return;  // tc-03 computes the whole call
+  const int a_count = min(*a_aside.count, kSetAsideCapacity);
+  const int b_count = min(*b_aside.count, kSetAsideCapacity);
+  if (a_count + b_count == 0) return;
+  __shared__ SortedList sa, sb;  // A's entries by (row of C, k); B's by (column of C, k)
+  sort_set_aside(a_aside, a_count, sa);
+  sort_set_aside(b_aside, b_count, sb);
+
+  // Sum over B's entries of column j, leaving out A(i, p) set aside when skip_set_aside.
+  auto b_terms = [&](std::int64_t i, std::int64_t j, bool skip_set_aside) {
+    float sum = 0.0f;
+    const int d = find_row(sb, j);
+    if (d < 0) return sum;
+    for (int u = sb.start[d]; u < sb.start[d + 1]; ++u) {
+      const float x = a(i, sb.entry[u].k);
+      if (skip_set_aside && !fits_f16(x / a_scale[i])) continue;
+      sum += to_tf32(x) * to_tf32(sb.entry[u].value);
+    }
+    return sum;
+  };
+  const std::int64_t chunks_n = (p.n + kCorrectThreads - 1) / kCorrectThreads;
+  const std::int64_t chunks_m = (p.m + kCorrectThreads - 1) / kCorrectThreads;
+  const std::int64_t row_items = sa.rows * chunks_n, items = row_items + sb.rows * chunks_m;
+  for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
+    std::int64_t i, j;
+    float sum = 0.0f;
+    if (item < row_items) {  // row i of C, with all its entries in A's list
+      const int d = int(item / chunks_n);
+      i = sa.entry[sa.start[d]].row;
+      j = item % chunks_n * kCorrectThreads + threadIdx.x;
+      if (j >= p.n) continue;
+      for (int u = sa.start[d]; u < sa.start[d + 1]; ++u)
+        sum += to_tf32(sa.entry[u].value) * to_tf32(b(sa.entry[u].k, j));
+      sum += b_terms(i, j, true);
+    } else {  // column j of C, rows without entries in A's list
+      const std::int64_t rest = item - row_items;
+      const int d = int(rest / chunks_m);
+      j = sb.entry[sb.start[d]].row;
+      i = rest % chunks_m * kCorrectThreads + threadIdx.x;
+      if (i >= p.m || find_row(sa, i) >= 0) continue;
+      sum = b_terms(i, j, false);
+    }
+    float* c = p.c + i * p.ldc + j;
+    *c += p.alpha * sum;
+  }
 }
 
 // --- the tile kernel ---------------------------------------------------------------------------
@@ -315,19 +460,29 @@ bool make_f16_map(CUtensorMap* map, const __half2* data, std::int64_t rows, std:
 // one pass where x's rows run along k, two otherwise (max_bits holds the maxima between them).
 cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
                          std::uint32_t* max_bits, __half2* out, std::int64_t rows_p,
-                         std::int64_t kp, float* scale, int* unfit, cudaStream_t stream) {
+                         std::int64_t kp, float* scale, SetAsideList aside, int* unfit,
+                         cudaStream_t stream) {
   if (x.col_stride == 1) {
     const bool vec4 = aligned16(x.ptr) && x.row_stride % 4 == 0;
-    f16_scale_rows_kernel<<<unsigned(rows_p), kRowThreads, 0, stream>>>(x, rows, k, out, kp,
-                                                                         scale, unfit, vec4);
+    f16_scale_rows_kernel<<<unsigned(rows_p), kRowThreads, 0, stream>>>(
+        x, rows, k, out, kp, scale, aside, unfit, vec4);
     return cudaGetLastError();
   }
   f16_row_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
                        kMaxThreads, 0, stream>>>(x, rows, k, max_bits);
   f16_pack_kernel<<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
                     dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
-                                                              scale, unfit);
+                                                              scale, aside, unfit);
   return cudaGetLastError();
+}
+
+// The call again, by tc-03 (else tc-02, else the FP32 fallback), every kernel of it returning
+// at once unless the passes raised *unfit: TF32 operands in TF32 hardware, as fast as tc-03.
+cudaError_t call_if_unfit(const Canonical& p, const int* unfit, cudaStream_t stream) {
+  for (auto call : {tc_03_call_if, tc_02_call_if})
+    if (cudaError_t err = call(p, Tf32Mode::Tf32, unfit, stream); err != cudaErrorNotSupported)
+      return err;
+  return fp32_fallback(p, unfit, stream);
 }
 
 std::string_view why_not(const Canonical& p) {
@@ -343,11 +498,14 @@ std::string_view why_not(const Canonical& p) {
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-  // workspace = [unfit flag | maxima (mp + np) | scales (mp + np) | A' (mp x kp) | B'^T (np x kp)]
+  // workspace = [unfit flag, set-aside counts | maxima (mp + np) | scales (mp + np) |
+  //              set-aside lists (2 x capacity) | A' (mp x kp) | B'^T (np x kp)]
   const std::int64_t mp = round_up(p.m, kPackRows), np = round_up(p.n, kPackRows);
   const std::int64_t kp = round_up(p.k, kBK);
-  const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag and the maxima start at zero
-  const std::int64_t head = round_up(zeroed + (mp + np) * 4, 256);  // A' 256-byte aligned
+  const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag, counts and maxima start at zero
+  const std::int64_t lists = zeroed + (mp + np) * 4;
+  const std::int64_t head = round_up(lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside)),
+                                     256);  // A' 256-byte aligned
   const std::int64_t bytes = head + (mp + np) * kp * 2;
   void* workspace = nullptr;
   if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
@@ -359,14 +517,18 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   std::uint32_t* b_max = a_max + mp;
   auto* a_scale = reinterpret_cast<float*>(base + zeroed);
   float* b_scale = a_scale + mp;
+  auto* entries = reinterpret_cast<SetAside*>(base + lists);
+  const SetAsideList a_aside{entries, unfit + 1}, b_aside{entries + kSetAsideCapacity, unfit + 2};
   auto* a_scaled = reinterpret_cast<__half2*>(base + head);
   __half2* b_scaled = a_scaled + mp * kp / 2;
 
   cudaError_t err = cudaMemsetAsync(workspace, 0, std::size_t(zeroed), stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, unfit, stream);
+    err = scale_to_f16(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, a_aside, unfit,
+                       stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, unfit, stream);
+    err = scale_to_f16(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, b_aside, unfit,
+                       stream);
   CUtensorMap tmap_a, tmap_b;
   if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, mp, kp, kBM) &&
                               make_f16_map(&tmap_b, b_scaled, np, kp, kBN)))
@@ -381,7 +543,12 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
         p, tmap_a, tmap_b, {a_scale, b_scale, unfit, int(kp / kBK)});
     err = cudaGetLastError();
   }
-  if (err == cudaSuccess) err = fp32_fallback(p, unfit, stream);
+  if (err == cudaSuccess) {
+    f16_correct_kernel<<<unsigned(std::max(device_sm_count(), 1)), kCorrectThreads, 0, stream>>>(
+        p, operand_a(p), operand_b(p), a_aside, b_aside, a_scale, unfit);
+    err = cudaGetLastError();
+  }
+  if (err == cudaSuccess) err = call_if_unfit(p, unfit, stream);
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
 }
