@@ -126,19 +126,31 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32
   }
 }
 
-// d (+)= A * B for a 64 x 256 x 16 FP16 tile, both operands K-major in shared memory (the same
+// d (+)= A * B for a 64 x N x 16 FP16 tile, both operands K-major in shared memory (the same
 // 128-byte-swizzled rows as above, 64 halves each; the k16 step is again +32 bytes), FP32
 // accumulators; scale_d == 0 overwrites d. The last two immediates say neither operand is
 // transposed, which only the 16-bit types can ask for.
-__device__ __forceinline__ void wgmma_f16_256(float (&d)[128], std::uint64_t desc_a,
-                                              std::uint64_t desc_b, int scale_d) {
-  asm volatile(
-      "{ .reg .pred p;\n"
-      "setp.ne.b32 p, %130, 0;\n"
-      "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " SGEMM_D_REGS_128
-      ", %128, %129, p, 1, 1, 0, 0; }"
-      : SGEMM_D64(0), SGEMM_D64(64)
-      : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+template <int kN>
+__device__ __forceinline__ void wgmma_f16(float (&d)[kN / 2], std::uint64_t desc_a,
+                                          std::uint64_t desc_b, int scale_d) {
+  if constexpr (kN == 128) {
+    asm volatile(
+        "{ .reg .pred p;\n"
+        "setp.ne.b32 p, %66, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " SGEMM_D_REGS_64
+        ", %64, %65, p, 1, 1, 0, 0; }"
+        : SGEMM_D64(0)
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+  } else {
+    static_assert(kN == 256);
+    asm volatile(
+        "{ .reg .pred p;\n"
+        "setp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " SGEMM_D_REGS_128
+        ", %128, %129, p, 1, 1, 0, 0; }"
+        : SGEMM_D64(0), SGEMM_D64(64)
+        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
+  }
 }
 
 #undef SGEMM_D_REGS_128

@@ -104,17 +104,38 @@ __device__ __forceinline__ float scaled_or_set_aside(float v, float x, std::int6
   return 0.0f;
 }
 
+// 3xTF32: the small part of a scaled value v is fp16((v - big) 2^12), big = fp16(v). With |v| <
+// 2^15 the remainder is at most 2^3 (half a unit of big's last place), so 2^12 keeps it below
+// FP16's largest value, and for every v that is not set aside its FP16 form is tf32(v - big)
+// scaled, bit for bit, unless it falls below FP16's normal range: then it loses bits below
+// 2^-37 (2^-23 of the smallest v kept), beneath the split's own error.
+constexpr float kSmallScale = 0x1p12f, kSmallUnscale = 0x1p-12f;
+
+// Stores scaled values (v0, v1) at out[i], half2 units: their FP16 forms, and for 3xTF32 their
+// small parts at out[i + part], the second part of the copy.
+template <Tf32Mode kMode>
+__device__ __forceinline__ void store_scaled(__half2* out, std::int64_t i, std::int64_t part,
+                                             float v0, float v1) {
+  const __half2 big = __floats2half2_rn(v0, v1);
+  out[i] = big;
+  if constexpr (kMode == Tf32Mode::Tf32x3) {
+    const float2 b = __half22float2(big);
+    out[i + part] = __floats2half2_rn((v0 - b.x) * kSmallScale, (v1 - b.y) * kSmallScale);
+  }
+}
+
 // An operand whose rows run along k (col_stride 1), in one read: a block per row keeps the
 // row's first kRowCache values in shared memory while it finds the row's largest magnitude,
 // then writes out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding
-// rows) and scale[r] = 2^s_r. Values past kRowCache are read again. Sets aside a value below
+// rows; 3xTF32: and the small parts after them, rows_p x kp halves on) and scale[r] = 2^s_r. Values past kRowCache are read again. Sets aside a value below
 // FP16's normal range; raises *unfit for a row with Inf, NaN or a shift out of range.
 constexpr int kRowThreads = 256, kRowCache = 8192;
 
+template <Tf32Mode kMode>
 __global__ void __launch_bounds__(kRowThreads)
     f16_scale_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, __half2* out,
-                          std::int64_t kp, float* scale, SetAsideList aside, int* unfit,
-                          bool vec4) {
+                          std::int64_t kp, std::int64_t part, float* scale, SetAsideList aside,
+                          int* unfit, bool vec4) {
   __shared__ float4 cache[kRowCache / 4];
   __shared__ std::uint32_t warp_max[kRowThreads / 32];
   const std::int64_t r = blockIdx.x;
@@ -149,8 +170,8 @@ __global__ void __launch_bounds__(kRowThreads)
 #pragma unroll
     for (int c = 0; c < 4; ++c)
       s[c] = row_ok ? scaled_or_set_aside(x4[c] * down, x4[c], r, kk + c, aside, unfit) : 0.0f;
-    out[(r * kp + kk) / 2] = __floats2half2_rn(s[0], s[1]);
-    out[(r * kp + kk) / 2 + 1] = __floats2half2_rn(s[2], s[3]);
+    store_scaled<kMode>(out, (r * kp + kk) / 2, part, s[0], s[1]);
+    store_scaled<kMode>(out, (r * kp + kk) / 2 + 1, part, s[2], s[3]);
   }
   if (threadIdx.x == 0) scale[r] = row_ok ? pow2(shift) : 1.0f;
 }
@@ -177,14 +198,15 @@ __global__ void __launch_bounds__(kMaxThreads)
 }
 
 // Then out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k, and in
-// place of a value set aside), and scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
+// place of a value set aside; 3xTF32: and the small parts after them), and scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
 // contiguous dimension and written along k, a row of 64 halves (128 bytes) per warp.
 constexpr int kPackRows = 32, kPackK = 64, kPackRowsPerPass = 8;
 
+template <Tf32Mode kMode>
 __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     f16_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k,
-                    const std::uint32_t* max_bits, __half2* out, std::int64_t kp, float* scale,
-                    SetAsideList aside, int* unfit) {
+                    const std::uint32_t* max_bits, __half2* out, std::int64_t kp,
+                    std::int64_t part, float* scale, SetAsideList aside, int* unfit) {
   __shared__ float tile[kPackRows][kPackK + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackRows;
@@ -209,7 +231,7 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
     const float v1 = row_ok ? scaled_or_set_aside(x1 * down, x1, r0 + r, k0 + 2 * tx + 1, aside,
                                                   unfit)
                             : 0.0f;
-    out[((r0 + r) * kp + k0) / 2 + tx] = __floats2half2_rn(v0, v1);
+    store_scaled<kMode>(out, ((r0 + r) * kp + k0) / 2 + tx, part, v0, v1);
     if (blockIdx.y == 0 && tx == 0) scale[r0 + r] = row_ok ? pow2(shift) : 1.0f;
   }
   if (__any_sync(0xffffffffu, bad) && tx == 0) *unfit = 1;
@@ -218,8 +240,8 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
 // --- the values set aside ----------------------------------------------------------------------
 
 // After the tile kernel, C(i, j) += alpha sum of the products that involve a value set aside,
-// each factor rounded to TF32 as the tensor cores would have seen it (the product of two is
-// exact in FP32): A's entry (i, p, a) adds a B(p, j) to every C(i, j); B's entry (j, p, b) adds
+// in Tf32 mode each factor rounded to TF32 as the tensor cores would have seen it (the product
+// of two is exact in FP32), in 3xTF32 mode in FP32: A's entry (i, p, a) adds a B(p, j) to every C(i, j); B's entry (j, p, b) adds
 // A(i, p) b to every C(i, j) where A(i, p) was not itself set aside (A's entries take all of B).
 // Every element of C is updated by one thread, which adds its terms in (row, k) order: the
 // result does not depend on the order in which the passes listed the values. A row of C with
@@ -267,6 +289,13 @@ __device__ int find_row(const SortedList& list, std::int64_t row) {
   return -1;
 }
 
+// A factor of a product in the correction, as the mode multiplies it.
+template <Tf32Mode kMode>
+__device__ __forceinline__ float factor(float x) {
+  return kMode == Tf32Mode::Tf32 ? to_tf32(x) : x;
+}
+
+template <Tf32Mode kMode>
 __global__ void __launch_bounds__(kCorrectThreads)
     f16_correct_kernel(Canonical p, StridedOperand a, StridedOperand b, SetAsideList a_aside,
                        SetAsideList b_aside, const float* a_scale, const int* unfit) {
@@ -286,7 +315,7 @@ __global__ void __launch_bounds__(kCorrectThreads)
     for (int u = sb.start[d]; u < sb.start[d + 1]; ++u) {
       const float x = a(i, sb.entry[u].k);
       if (skip_set_aside && !fits_f16(x / a_scale[i])) continue;
-      sum += to_tf32(x) * to_tf32(sb.entry[u].value);
+      sum += factor<kMode>(x) * factor<kMode>(sb.entry[u].value);
     }
     return sum;
   };
@@ -302,7 +331,7 @@ __global__ void __launch_bounds__(kCorrectThreads)
       j = item % chunks_n * kCorrectThreads + threadIdx.x;
       if (j >= p.n) continue;
       for (int u = sa.start[d]; u < sa.start[d + 1]; ++u)
-        sum += to_tf32(sa.entry[u].value) * to_tf32(b(sa.entry[u].k, j));
+        sum += factor<kMode>(sa.entry[u].value) * factor<kMode>(b(sa.entry[u].k, j));
       sum += b_terms(i, j, true);
     } else {  // column j of C, rows without entries in A's list
       const std::int64_t rest = item - row_items;
@@ -319,15 +348,25 @@ __global__ void __launch_bounds__(kCorrectThreads)
 
 // --- the tile kernel ---------------------------------------------------------------------------
 
-constexpr int kBM = 128, kBN = 256;
+constexpr int kBM = 128;
 constexpr int kBK = 64;  // halves: one 128-byte swizzle row
 constexpr int kWgmmaK16 = 16, kDescK16Step = kWgmmaK16 * 2 >> 4;
 constexpr int kConsumers = 2, kWarpgroup = 128, kThreads = kWarpgroup * (1 + kConsumers);
-constexpr int kStages = 4;
-constexpr int kATileBytes = kBM * kBK * 2, kBTileBytes = kBN * kBK * 2;
-constexpr int kStageBytes = kATileBytes + kBTileBytes;  // 48 KB
-using Ring = TmaRing<kStages, kStageBytes>;
+constexpr int kATileBytes = kBM * kBK * 2;  // one part of A's k-tile
 static_assert(kBM == kConsumers * kWgmmaM && kBK * 2 == kSwizzleRowFloats * 4);
+
+// Tf32: one part per operand, 128 x 256 tiles, 4 stages of 48 KB. 3xTF32: big and small parts,
+// and a fresh accumulator beside the running sum, so 128 x 128 tiles, 3 stages of 64 KB.
+template <Tf32Mode kMode>
+struct Config {
+  static constexpr bool kSplit = kMode == Tf32Mode::Tf32x3;
+  static constexpr int kParts = kSplit ? 2 : 1;
+  static constexpr int kBN = kSplit ? 128 : 256;
+  static constexpr int kStages = kSplit ? 3 : 4;
+  static constexpr int kBTileBytes = kBN * kBK * 2;
+  static constexpr int kStageBytes = kParts * (kATileBytes + kBTileBytes);
+  using Ring = TmaRing<kStages, kStageBytes>;
+};
 
 // What the tile kernel reads besides the tensor maps: the scales 2^s and the passes' flag.
 struct Scaled {
@@ -340,12 +379,19 @@ struct Scaled {
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
+template <Tf32Mode kMode>
 __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                           const CUtensorMap& tmap_b, const Scaled& ops) {
+  using Cfg = Config<kMode>;
+  constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages, kParts = Cfg::kParts;
   constexpr int kAccs = kBN / 2;
-  if (*ops.unfit != 0) return;  // the FP32 fallback computes this call
+  if (*ops.unfit != 0) return;  // tc-03 computes this call
   extern __shared__ std::uint8_t smem_raw[];
-  const Ring ring(smem_raw);
+  const typename Cfg::Ring ring(smem_raw);
+  auto a_tile = [&](int s, int part) { return ring.stage(s) + part * kATileBytes; };
+  auto b_tile = [&](int s, int part) {
+    return ring.stage(s) + kParts * kATileBytes + part * Cfg::kBTileBytes;
+  };
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
   const std::int64_t tiles = tiles_m * tiles_n;
   const int warpgroup = threadIdx.x / kWarpgroup;
@@ -364,17 +410,18 @@ __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap&
         for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
           const int s = it % kStages;
           mbar_wait(ring.empty(s), ((it / kStages) & 1) ^ 1);
-          mbar_arrive_expect_tx(ring.full(s), kStageBytes);
-          tma_load(ring.stage(s), tmap_a, kt * kBK, row_a, ring.full(s));
-          tma_load(ring.stage(s) + kATileBytes, tmap_b, kt * kBK, row_b, ring.full(s));
+          mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
+          for (int q = 0; q < kParts; ++q) {
+            tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
+            tma_load(b_tile(s, q), tmap_b, kt * kBK, row_b, q, ring.full(s));
+          }
         }
       }
     }
     return;
   }
 
-  // Consumers: warpgroup c computes rows 64c .. 64c+63 of each block tile, keeping one k-tile
-  // of wgmmas in flight while it waits for the next stage.
+  // Consumers: warpgroup c computes rows 64c .. 64c+63 of each block tile.
   setmaxnreg_inc<kConsumerRegisters>();
   const int consumer = warpgroup - 1;
   const int lane = threadIdx.x % 32, warp_in_group = (threadIdx.x / 32) % 4;
@@ -383,28 +430,66 @@ __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap&
   auto release = [&](int it) {
     if (lane == 0) mbar_arrive(ring.empty(it % kStages));
   };
+  // k16 step ks of this warpgroup's A part qa times B part qb, from stage s.
+  auto product = [&](float (&d)[kAccs], int s, int qa, int qb, int ks, int scale_d) {
+    wgmma_f16<kBN>(d, smem_desc(a_tile(s, qa) + a_rows) + ks * kDescK16Step,
+                   smem_desc(b_tile(s, qb)) + ks * kDescK16Step, scale_d);
+  };
+  constexpr int kK16Steps = kBK / kWgmmaK16;
   int it = 0;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     std::int64_t tile_m, tile_n;
     grouped_tile(tile, tiles_m, tiles_n, tile_m, tile_n);
     float acc[kAccs];
-    for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
-      const int s = it % kStages;
-      mbar_wait(ring.full(s), (it / kStages) & 1);
-      const std::uint64_t a_desc = smem_desc(ring.stage(s) + a_rows);
-      const std::uint64_t b_desc = smem_desc(ring.stage(s) + kATileBytes);
-      wgmma_fence();
+    if constexpr (kMode == Tf32Mode::Tf32) {
+      // One k-tile of wgmmas stays in flight while the warpgroup waits for the next stage.
+      for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
+        const int s = it % kStages;
+        mbar_wait(ring.full(s), (it / kStages) & 1);
+        wgmma_fence();
 #pragma unroll
-      for (int ks = 0; ks < kBK / kWgmmaK16; ++ks)  // the tile's first step overwrites acc
-        wgmma_f16_256(acc, a_desc + ks * kDescK16Step, b_desc + ks * kDescK16Step,
-                      kt > 0 || ks > 0);
-      wgmma_commit();
-      wgmma_wait<1>();
-      if (kt > 0) release(it - 1);
+        for (int ks = 0; ks < kK16Steps; ++ks)  // the tile's first step overwrites acc
+          product(acc, s, 0, 0, ks, kt > 0 || ks > 0);
+        wgmma_commit();
+        wgmma_wait<1>();
+        if (kt > 0) release(it - 1);
+      }
+      wgmma_wait<0>();
+      fence_operands(acc);
+      release(it - 1);
+    } else {
+      // Staged accumulation: each k-tile's products go into a fresh accumulator, the cross
+      // terms first (small * big + big * small, 2^12 too large), which is scaled back before
+      // big * big is added on top; the fresh sum then joins the running sum in FP32. The
+      // scaling waits for the cross terms, so this warpgroup has no wgmma in flight across it;
+      // the other consumer warpgroup keeps the tensor cores busy meanwhile.
+#pragma unroll
+      for (int i = 0; i < kAccs; ++i) acc[i] = 0.0f;
+      float fresh[kAccs];
+      for (int kt = 0; kt < ops.num_k_tiles; ++kt, ++it) {
+        const int s = it % kStages;
+        mbar_wait(ring.full(s), (it / kStages) & 1);
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < kK16Steps; ++ks) product(fresh, s, 1, 0, ks, ks > 0);
+#pragma unroll
+        for (int ks = 0; ks < kK16Steps; ++ks) product(fresh, s, 0, 1, ks, 1);
+        wgmma_commit();
+        wgmma_wait<0>();
+        fence_operands(fresh);
+#pragma unroll
+        for (int i = 0; i < kAccs; ++i) fresh[i] *= kSmallUnscale;
+        wgmma_fence();
+#pragma unroll
+        for (int ks = 0; ks < kK16Steps; ++ks) product(fresh, s, 0, 0, ks, 1);
+        wgmma_commit();
+        wgmma_wait<0>();
+        fence_operands(fresh);
+        release(it);
+#pragma unroll
+        for (int i = 0; i < kAccs; ++i) acc[i] += fresh[i];
+      }
     }
-    wgmma_wait<0>();
-    fence_operands(acc);
-    release(it - 1);
 
     // Epilogue: C = alpha 2^(s_row + s_col) acc + beta C on the in-range elements (thread t
     // of warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both factors
@@ -437,76 +522,92 @@ __global__ void __launch_bounds__(kThreads, 1)
     tc_04_wgmma_f16_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                 const __grid_constant__ CUtensorMap tmap_b, const Scaled ops) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  f16_tiles(p, tmap_a, tmap_b, ops);
+  f16_tiles<Tf32Mode::Tf32>(p, tmap_a, tmap_b, ops);
+#endif
+}
+__global__ void __launch_bounds__(kThreads, 1)
+    tc_04_wgmma_f16_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
+                                  const __grid_constant__ CUtensorMap tmap_b, const Scaled ops) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  f16_tiles<Tf32Mode::Tf32x3>(p, tmap_a, tmap_b, ops);
 #endif
 }
 
 // --- host side ---------------------------------------------------------------------------------
 
-// The scaled copy of an operand, rows x kp halves, K-major, read in boxes of 64 x box_rows.
-bool make_f16_map(CUtensorMap* map, const __half2* data, std::int64_t rows, std::int64_t kp,
-                  int box_rows) {
-  const cuuint64_t dims[2] = {cuuint64_t(kp), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(kp) * 2};
-  const cuuint32_t box[2] = {kBK, cuuint32_t(box_rows)};
-  const cuuint32_t element_strides[2] = {1, 1};
-  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 2, const_cast<__half2*>(data), dims,
+// The scaled copy of an operand, parts x rows x kp halves, K-major, read in boxes of
+// 64 x box_rows of one part.
+bool make_f16_map(CUtensorMap* map, const __half2* data, std::int64_t parts, std::int64_t rows,
+                  std::int64_t kp, int box_rows) {
+  const cuuint64_t dims[3] = {cuuint64_t(kp), cuuint64_t(rows), cuuint64_t(parts)};
+  const cuuint64_t strides[2] = {cuuint64_t(kp) * 2, cuuint64_t(rows) * cuuint64_t(kp) * 2};
+  const cuuint32_t box[3] = {kBK, cuuint32_t(box_rows), 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT16, 3, const_cast<__half2*>(data), dims,
                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                         CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// The scaled copy of x (rows x k) into out (rows_p x kp halves) and its scales 2^s per row:
-// one pass where x's rows run along k, two otherwise (max_bits holds the maxima between them).
+// The scaled copy of x (rows x k) into out (parts x rows_p x kp halves) and its scales 2^s per
+// row: one pass where x's rows run along k, two otherwise (max_bits holds the maxima between).
+template <Tf32Mode kMode>
 cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
                          std::uint32_t* max_bits, __half2* out, std::int64_t rows_p,
                          std::int64_t kp, float* scale, SetAsideList aside, int* unfit,
                          cudaStream_t stream) {
+  const std::int64_t part = rows_p * kp / 2;  // half2s from a big part to its small part
   if (x.col_stride == 1) {
     const bool vec4 = aligned16(x.ptr) && x.row_stride % 4 == 0;
-    f16_scale_rows_kernel<<<unsigned(rows_p), kRowThreads, 0, stream>>>(
-        x, rows, k, out, kp, scale, aside, unfit, vec4);
+    f16_scale_rows_kernel<kMode><<<unsigned(rows_p), kRowThreads, 0, stream>>>(
+        x, rows, k, out, kp, part, scale, aside, unfit, vec4);
     return cudaGetLastError();
   }
   f16_row_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
                        kMaxThreads, 0, stream>>>(x, rows, k, max_bits);
-  f16_pack_kernel<<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
-                    dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
-                                                              scale, aside, unfit);
+  f16_pack_kernel<kMode><<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
+                           dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
+                                                                     part, scale, aside, unfit);
   return cudaGetLastError();
 }
 
 // The call again, by tc-03 (else tc-02, else the FP32 fallback), every kernel of it returning
-// at once unless the passes raised *unfit: TF32 operands in TF32 hardware, as fast as tc-03.
-cudaError_t call_if_unfit(const Canonical& p, const int* unfit, cudaStream_t stream) {
+// at once unless the passes raised *unfit: the same operands on TF32 tensor cores, at tc-03's
+// speed.
+cudaError_t call_if_unfit(const Canonical& p, Tf32Mode mode, const int* unfit,
+                          cudaStream_t stream) {
   for (auto call : {tc_03_call_if, tc_02_call_if})
-    if (cudaError_t err = call(p, Tf32Mode::Tf32, unfit, stream); err != cudaErrorNotSupported)
-      return err;
+    if (cudaError_t err = call(p, mode, unfit, stream); err != cudaErrorNotSupported) return err;
   return fp32_fallback(p, unfit, stream);
 }
 
+template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p) {
   if (std::string_view r = needs_sm90(p); !r.empty()) return r;
   if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
   if (ceil_div(p.k, kPackK) > 65535) return "k exceeds the scaling passes' grid";
   // TMA coordinates: rows of the scaled copies below 2^31.
-  if (round_up(std::max(p.m, p.n), kBN) >= (std::int64_t(1) << 31))
+  if (round_up(std::max(p.m, p.n), 256) >= (std::int64_t(1) << 31))
     return "m or n exceeds the tile kernel's 32-bit tile coordinates";
-  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), 1);
+  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), 1);
 }
 
+template <Tf32Mode kMode>
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+  using Cfg = Config<kMode>;
+  // 3xTF32 with a handful of products per element: FP32 FMA (see kMinSplitK).
+  if (Cfg::kSplit && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
   // workspace = [unfit flag, set-aside counts | maxima (mp + np) | scales (mp + np) |
-  //              set-aside lists (2 x capacity) | A' (mp x kp) | B'^T (np x kp)]
+  //              set-aside lists (2 x capacity) | A' (parts x mp x kp) | B'^T (parts x np x kp)]
   const std::int64_t mp = round_up(p.m, kPackRows), np = round_up(p.n, kPackRows);
   const std::int64_t kp = round_up(p.k, kBK);
   const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag, counts and maxima start at zero
   const std::int64_t lists = zeroed + (mp + np) * 4;
-  const std::int64_t head = round_up(lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside)),
-                                     256);  // A' 256-byte aligned
-  const std::int64_t bytes = head + (mp + np) * kp * 2;
+  const std::int64_t head =
+      round_up(lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside)), 256);
+  const std::int64_t bytes = head + Cfg::kParts * (mp + np) * kp * 2;
   void* workspace = nullptr;
   if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
       err != cudaSuccess)
@@ -519,36 +620,39 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   float* b_scale = a_scale + mp;
   auto* entries = reinterpret_cast<SetAside*>(base + lists);
   const SetAsideList a_aside{entries, unfit + 1}, b_aside{entries + kSetAsideCapacity, unfit + 2};
-  auto* a_scaled = reinterpret_cast<__half2*>(base + head);
-  __half2* b_scaled = a_scaled + mp * kp / 2;
+  auto* a_scaled = reinterpret_cast<__half2*>(base + head);  // 256-byte aligned
+  __half2* b_scaled = a_scaled + Cfg::kParts * mp * kp / 2;
 
   cudaError_t err = cudaMemsetAsync(workspace, 0, std::size_t(zeroed), stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, a_aside, unfit,
-                       stream);
+    err = scale_to_f16<kMode>(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, a_aside,
+                              unfit, stream);
   if (err == cudaSuccess)
-    err = scale_to_f16(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, b_aside, unfit,
-                       stream);
+    err = scale_to_f16<kMode>(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, b_aside,
+                              unfit, stream);
   CUtensorMap tmap_a, tmap_b;
-  if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, mp, kp, kBM) &&
-                              make_f16_map(&tmap_b, b_scaled, np, kp, kBN)))
+  if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, Cfg::kParts, mp, kp, kBM) &&
+                              make_f16_map(&tmap_b, b_scaled, Cfg::kParts, np, kp, Cfg::kBN)))
     err = cudaErrorInvalidValue;
+  constexpr auto kernel =
+      Cfg::kSplit ? tc_04_wgmma_f16_tf32x3_kernel : tc_04_wgmma_f16_tf32_kernel;
   if (err == cudaSuccess)
-    err = cudaFuncSetAttribute(tc_04_wgmma_f16_tf32_kernel,
-                               cudaFuncAttributeMaxDynamicSharedMemorySize, Ring::kSmemBytes);
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               Cfg::Ring::kSmemBytes);
   if (err == cudaSuccess) {
-    const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, kBN);
+    const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, Cfg::kBN);
     const unsigned blocks = unsigned(std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1)));
-    tc_04_wgmma_f16_tf32_kernel<<<blocks, kThreads, Ring::kSmemBytes, stream>>>(
+    kernel<<<blocks, kThreads, Cfg::Ring::kSmemBytes, stream>>>(
         p, tmap_a, tmap_b, {a_scale, b_scale, unfit, int(kp / kBK)});
     err = cudaGetLastError();
   }
   if (err == cudaSuccess) {
-    f16_correct_kernel<<<unsigned(std::max(device_sm_count(), 1)), kCorrectThreads, 0, stream>>>(
-        p, operand_a(p), operand_b(p), a_aside, b_aside, a_scale, unfit);
+    f16_correct_kernel<kMode>
+        <<<unsigned(std::max(device_sm_count(), 1)), kCorrectThreads, 0, stream>>>(
+            p, operand_a(p), operand_b(p), a_aside, b_aside, a_scale, unfit);
     err = cudaGetLastError();
   }
-  if (err == cudaSuccess) err = call_if_unfit(p, unfit, stream);
+  if (err == cudaSuccess) err = call_if_unfit(p, kMode, unfit, stream);
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
 }
@@ -571,7 +675,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_04_wgmma_f16) {
         "Tf32 on FP16 wgmma: rows of A and columns of B scaled by powers of two, so FP16 "
         "rounding is TF32 rounding",
         Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not, launch, 4, auto_suits},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 4, auto_suits},
+      {{"tc-04-wgmma-f16-tf32x3", Track::TensorCore, 4,
+        "3xTF32 on FP16 wgmma: the scaled rows and columns split into big and small FP16 parts "
+        "(TF32's split, bit for bit), staged accumulation",
+        Math::Fp32Tf32x3, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 0},
   };
   return entries;
 #else
