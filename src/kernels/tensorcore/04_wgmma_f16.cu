@@ -657,12 +657,15 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
-// For `auto` in Tf32 mode, from 4096³ on (runs 131-132, H200). At 4096³ this rung ties tc-03
-// and cuBLAS TF32 in bursts from idle (0.99-1.05x cuBLAS TF32) and is 1.11-1.15x in steady
-// state; at 8192³ it is 1.34-1.45x. Below 4096³ its passes and launches weigh more (not
-// measured).
-bool auto_suits(const Canonical& p) {
-  return double(p.m) * double(p.n) * double(p.k) >= 4096.0 * 4096.0 * 4096.0;
+// For `auto` (run 137, H200, one table from idle; docs/perf-notes.md). Tf32: from 6144 in every
+// dimension, where this rung ran 1.24x tc-03 (6144³); at 4096³, 4096 x 4096 x 1024,
+// 8192 x 8192 x 1024 and 2048 x 11008 x 4096 its passes cost more than its tile kernel saves
+// against tc-03, which reads A and B in place. 3xTF32: from 2^34 products with m and n at least
+// 2048 (1.04-1.27x tc-03's 3xTF32 at the six such shapes of run 137, 1.26-1.31x at 8192³ in run
+// 136; 0.97x at 2048³, 0.79x at 512 x 11008 x 4096).
+bool tf32_auto_suits(const Canonical& p) { return std::min({p.m, p.n, p.k}) >= 6144; }
+bool tf32x3_auto_suits(const Canonical& p) {
+  return double(p.m) * double(p.n) * double(p.k) >= 0x1p34 && std::min(p.m, p.n) >= 2048;
 }
 
 }  // namespace
@@ -675,12 +678,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_04_wgmma_f16) {
         "Tf32 on FP16 wgmma: rows of A and columns of B scaled by powers of two, so FP16 "
         "rounding is TF32 rounding",
         Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 4, auto_suits},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 4, tf32_auto_suits},
       {{"tc-04-wgmma-f16-tf32x3", Track::TensorCore, 4,
         "3xTF32 on FP16 wgmma: the scaled rows and columns split into big and small FP16 parts "
         "(TF32's split, bit for bit), staged accumulation",
         Math::Fp32Tf32x3, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 0},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 4, tf32x3_auto_suits},
   };
   return entries;
 #else
