@@ -1,5 +1,6 @@
-// Tensor-core rung 04 — Tf32 math on the FP16 tensor cores: every row of A and every column of
-// B scaled by a power of two into FP16's range, where rounding to FP16 is rounding to TF32.
+// Tensor-core rung 04 — Tf32 and 3xTF32 math on the FP16 tensor cores: every row of A and every
+// column of B scaled by a power of two into FP16's range, where rounding to FP16 is rounding to
+// TF32.
 //
 // What changes from rung 02:
 // - TF32 and FP16 keep the same 11 significant bits (10 stored, one implied); only their
@@ -14,23 +15,29 @@
 //   overflow, and FP16's normal range reaches 28 binades below it. A nonzero value further
 //   down would lose bits that TF32 keeps. The pass sets it aside: zero in the scaled copy, the
 //   value on a short list, and after the tile kernel a correction kernel adds its products to C
-//   (from TF32 operands, exact in FP32). Values drawn from a normal distribution fall that low
+//   (Tf32: from TF32 operands, exact in FP32; 3xTF32: in FP32). Values drawn from a normal distribution fall that low
 //   with a probability near 2^-27 each (about one per 8192 x 8192 operand; measured with
 //   numpy), so the list is usually empty and rarely long.
 // - Inf or NaN has no scaled form, nor has a row whose shift is out of range, and a list can
 //   overflow (256 values per operand). For those the pass raises a flag: the tile kernel and
-//   the correction return at once, and tc-03 (or tc-02) computes the call from the TF32
-//   operands, its kernels enqueued behind them and gated on the same flag (tf32_gemm's run_if).
+//   the correction return at once, and tc-03 (or tc-02) computes the call in the same mode, its
+//   kernels enqueued behind them and gated on the same flag (tf32_gemm's run_if).
+// - 3xTF32: big = fp16(v) and small = fp16((v - big) 2^12) of each scaled value v are the 3xTF32
+//   split's parts (see kSmallScale), and the tile kernel's staged accumulation is tc-03's: per
+//   k-tile a fresh accumulator takes the cross terms, is scaled by 2^-12, takes big * big, and
+//   joins the FP32 running sum. 128 x 128 tiles leave the registers for the fresh accumulator.
 // - So every call scales A and B before the tile kernel: an operand whose rows run along k (A
 //   in the row-major NN case) in one read, a block per row holding it in shared memory while
 //   it finds the maximum; any other in two passes (the maxima by atomicMax on the bit
 //   patterns, which order as the magnitudes of nonnegative floats, then the scaled copy,
-//   transposed to K-major). At 8192³ this costs ~0.32 ms of a ~2.0 ms call.
-// - The tile kernel is rung 02's Tf32 loop with 16-bit types, made persistent: a k-tile is 64
-//   halves (one 128-byte swizzle row, as 32 floats were), each k16 step one m64n256k16, the
-//   factors 2^s multiplied in at the epilogue. At 8192³ it runs at ~77% of the FP16 tensor
-//   peak: its wgmma reads and TMA writes together ask ~127 bytes per clock of shared memory,
-//   about what an SM has (docs/perf-notes.md, run 131).
+//   transposed to K-major). At 8192³ this costs ~0.32 ms of a ~2.0 ms Tf32 call, ~0.40 ms of
+//   a ~6.7 ms 3xTF32 call.
+// - The tile kernel is rung 02's loop with 16-bit types, made persistent: a k-tile is 64 halves
+//   (one 128-byte swizzle row, as 32 floats were), each k16 step one m64n256k16 (Tf32) or three
+//   m64n128k16 (3xTF32), the factors 2^s multiplied in at the epilogue. At 8192³ it runs at 77%
+//   (Tf32) and 73% (3xTF32) of the FP16 tensor rate: its wgmma reads and TMA writes together
+//   ask about the bytes per clock of shared memory an SM has (docs/perf-notes.md, runs 131
+//   and 136).
 #include <cuda_fp16.h>
 
 #include <algorithm>
