@@ -255,16 +255,19 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
 // C would lose every term (run 131: at 2^30 a build that never raised its flag still passed,
 // since the bound at k = 96 forgives 7-bit operands). With the huge value in every row and
 // column there are too many such values to set aside (tc-04 hands the call to tc-03); in two
-// rows and two columns, with beta != 0, tc-04 sets them aside and corrects C after its tile
-// kernel.
+// rows and two columns tc-04 sets them aside and corrects C after its tile kernel; one of the
+// two rows has 2^70 and, elsewhere, values near 2^-100, which its scaling by 2^-56 takes to zero
+// in FP32 (they must be set aside all the same). Both with beta = 0 (C poisoned: nothing may
+// read it) and beta = 0.5 (nothing may write C twice).
 TEST(Api, WideRangeOperands) {
   constexpr float kHuge = 0x1p40f;
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math == Math::Fp32) continue;
-    for (auto [op_a, op_b, every] : {std::tuple{Op::N, Op::N, true}, std::tuple{Op::T, Op::T, true},
-                                     std::tuple{Op::N, Op::N, false}, std::tuple{Op::T, Op::T, false}}) {
+    for (auto [op_a, op_b, every, beta] :
+         {std::tuple{Op::N, Op::N, true, 0.0f}, std::tuple{Op::T, Op::T, true, 0.5f},
+          std::tuple{Op::N, Op::N, false, 0.5f}, std::tuple{Op::T, Op::T, false, 0.0f}}) {
       const std::int64_t m = 200, n = 160, k = 96;
-      ref::CaseBuffers buf({Layout::RowMajor, op_a, op_b, m, n, k, 1.0f, every ? 0.0f : 0.5f});
+      ref::CaseBuffers buf({Layout::RowMajor, op_a, op_b, m, n, k, 1.0f, beta});
       buf.fill_random(21);
       auto huge_here = [&](std::int64_t x, std::int64_t a, std::int64_t b) {
         return every || x == a || x == b;
@@ -272,6 +275,11 @@ TEST(Api, WideRangeOperands) {
       for (std::int64_t i = 0; i < m; ++i) {
         if (huge_here(i, 3, 101)) buf.poke(0, i, 0, i % 2 ? -kHuge : kHuge);
         buf.poke(0, i, 1, 0.0f);
+      }
+      if (!every) {
+        buf.poke(0, 101, 0, 0x1p70f);
+        for (std::int64_t p = 2; p < k; ++p)
+          buf.poke(0, 101, p, (p % 2 ? -0x1p-100f : 0x1p-100f) * float(1 + p % 7));
       }
       for (std::int64_t j = 0; j < n; ++j) {
         buf.poke(1, 0, j, 0.0f);

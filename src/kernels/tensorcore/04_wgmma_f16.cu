@@ -56,7 +56,7 @@ namespace {
 // --- the scales --------------------------------------------------------------------------------
 
 // The shift s of a row whose largest magnitude has the bit pattern max_bits: that magnitude
-// times 2^-s lies in [2^14, 2^15) (a subnormal maximum lands lower, which only helps).
+// times 2^-s lies in [2^14, 2^15). A subnormal maximum gets s = -140, out of range (below).
 constexpr int kTopExponent = 14;
 __device__ __forceinline__ int scale_shift(std::uint32_t max_bits) {
   const int biased = int(max_bits >> 23);
@@ -64,14 +64,17 @@ __device__ __forceinline__ int scale_shift(std::uint32_t max_bits) {
 }
 // Shifts are kept within +-kMaxShift, so that 2^s of a row, of a column and of their sum are
 // normal floats: every scaling is one exact multiplication. A row whose largest magnitude lies
-// outside [2^-49, 2^78) goes to the fallback.
+// outside [2^-49, 2^78) raises the flag (tc-03 computes the call).
 constexpr int kMaxShift = 63;
 __device__ __forceinline__ float pow2(int s) { return __int_as_float((s + 127) << 23); }
 constexpr float kFp16MinNormal = 0x1p-14f;
 constexpr std::uint32_t kInfBits = 0x7f800000u;
 
-// Whether v, a value already scaled, has an FP16 normal (or zero) that rounds as TF32 would.
-__device__ __forceinline__ bool fits_f16(float v) { return v == 0.0f || fabsf(v) >= kFp16MinNormal; }
+// Whether x, scaled to v, is zero or has an FP16 normal that rounds as TF32 would. Decided on x:
+// a tiny x whose v underflows to zero in FP32 must be set aside too.
+__device__ __forceinline__ bool fits_f16(float x, float v) {
+  return x == 0.0f || fabsf(v) >= kFp16MinNormal;
+}
 
 // Whether a row with this maximum and shift can be scaled at all (not Inf or NaN, shift in range).
 __device__ __forceinline__ bool scalable(std::uint32_t max_bits, int shift) {
@@ -80,7 +83,7 @@ __device__ __forceinline__ bool scalable(std::uint32_t max_bits, int shift) {
 
 // A nonzero value that its row's shift takes below FP16's normal range is set aside: the
 // scaled copy holds zero in its place, and the value goes to a short list (row, p, x) whose
-// products a correction kernel adds to C after the tile kernel (correct_set_aside). Data drawn
+// products a correction kernel adds to C after the tile kernel (f16_correct_kernel). Data drawn
 // from a normal distribution has about one such value per 8192 x 8192 operand. A list that
 // overflows raises the flag instead.
 constexpr int kSetAsideCapacity = 256;  // per operand
@@ -92,9 +95,13 @@ struct SetAsideList {
   SetAside* entries;
   int* count;
 };
+// Once the list is full nobody adds to its count any more (so it cannot wrap around, and data
+// with many such values does not queue on one atomic).
 __device__ __forceinline__ void set_aside(SetAsideList list, std::int64_t row, std::int64_t k,
                                           float value, int* unfit) {
-  const int slot = atomicAdd(list.count, 1);
+  const int slot =
+      *static_cast<volatile int*>(list.count) < kSetAsideCapacity ? atomicAdd(list.count, 1)
+                                                                   : kSetAsideCapacity;
   if (slot < kSetAsideCapacity)
     list.entries[slot] = {std::int32_t(row), std::int32_t(k), value};
   else
@@ -106,7 +113,7 @@ __device__ __forceinline__ void set_aside(SetAsideList list, std::int64_t row, s
 __device__ __forceinline__ float scaled_or_set_aside(float v, float x, std::int64_t row,
                                                      std::int64_t k, SetAsideList list,
                                                      int* unfit) {
-  if (fits_f16(v)) return v;
+  if (fits_f16(x, v)) return v;
   set_aside(list, row, k, x, unfit);
   return 0.0f;
 }
@@ -114,8 +121,9 @@ __device__ __forceinline__ float scaled_or_set_aside(float v, float x, std::int6
 // 3xTF32: the small part of a scaled value v is fp16((v - big) 2^12), big = fp16(v). With |v| <
 // 2^15 the remainder is at most 2^3 (half a unit of big's last place), so 2^12 keeps it below
 // FP16's largest value, and for every v that is not set aside its FP16 form is tf32(v - big)
-// scaled, bit for bit, unless it falls below FP16's normal range: then it loses bits below
-// 2^-37 (2^-23 of the smallest v kept), beneath the split's own error.
+// scaled, bit for bit, unless it falls below FP16's normal range: then it is rounded to a
+// multiple of 2^-36, an error of at most 2^-37 (2^-23 of the smallest v kept), about the split's
+// own.
 constexpr float kSmallScale = 0x1p12f, kSmallUnscale = 0x1p-12f;
 
 // Stores scaled values (v0, v1) at out[i], half2 units: their FP16 forms, and for 3xTF32 their
@@ -321,7 +329,7 @@ __global__ void __launch_bounds__(kCorrectThreads)
     if (d < 0) return sum;
     for (int u = sb.start[d]; u < sb.start[d + 1]; ++u) {
       const float x = a(i, sb.entry[u].k);
-      if (skip_set_aside && !fits_f16(x / a_scale[i])) continue;
+      if (skip_set_aside && !fits_f16(x, x / a_scale[i])) continue;
       sum += factor<kMode>(x) * factor<kMode>(sb.entry[u].value);
     }
     return sum;
@@ -606,20 +614,26 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   if (Cfg::kSplit && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-  // workspace = [unfit flag, set-aside counts | maxima (mp + np) | scales (mp + np) |
-  //              set-aside lists (2 x capacity) | A' (parts x mp x kp) | B'^T (parts x np x kp)]
+  // Two workspaces: control = [unfit flag, set-aside counts | maxima (mp + np) | scales (mp + np)
+  // | set-aside lists (2 x capacity)], and the scaled copies [A' (parts x mp x kp) | B'^T (parts x
+  // np x kp)], which go back to the pool before the gated tc-03 call so that its own workspace can
+  // reuse their memory (stream order keeps tc-04's kernels done with them first).
   const std::int64_t mp = round_up(p.m, kPackRows), np = round_up(p.n, kPackRows);
   const std::int64_t kp = round_up(p.k, kBK);
   const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag, counts and maxima start at zero
   const std::int64_t lists = zeroed + (mp + np) * 4;
-  const std::int64_t head =
-      round_up(lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside)), 256);
-  const std::int64_t bytes = head + Cfg::kParts * (mp + np) * kp * 2;
-  void* workspace = nullptr;
-  if (cudaError_t err = cudaMallocFromPoolAsync(&workspace, std::size_t(bytes), pool, stream);
+  const std::int64_t control_bytes = lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside));
+  const std::int64_t scaled_bytes = Cfg::kParts * (mp + np) * kp * 2;
+  void *control = nullptr, *scaled = nullptr;
+  if (cudaError_t err = cudaMallocFromPoolAsync(&control, std::size_t(control_bytes), pool, stream);
       err != cudaSuccess)
     return err;
-  auto* base = static_cast<char*>(workspace);
+  cudaError_t err = cudaMallocFromPoolAsync(&scaled, std::size_t(scaled_bytes), pool, stream);
+  if (err != cudaSuccess) {
+    cudaFreeAsync(control, stream);
+    return err;
+  }
+  auto* base = static_cast<char*>(control);
   int* unfit = reinterpret_cast<int*>(base);
   auto* a_max = reinterpret_cast<std::uint32_t*>(base + 256);
   std::uint32_t* b_max = a_max + mp;
@@ -627,10 +641,10 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   float* b_scale = a_scale + mp;
   auto* entries = reinterpret_cast<SetAside*>(base + lists);
   const SetAsideList a_aside{entries, unfit + 1}, b_aside{entries + kSetAsideCapacity, unfit + 2};
-  auto* a_scaled = reinterpret_cast<__half2*>(base + head);  // 256-byte aligned
+  auto* a_scaled = static_cast<__half2*>(scaled);  // 256-byte aligned, as the pool returns it
   __half2* b_scaled = a_scaled + Cfg::kParts * mp * kp / 2;
 
-  cudaError_t err = cudaMemsetAsync(workspace, 0, std::size_t(zeroed), stream);
+  err = cudaMemsetAsync(control, 0, std::size_t(zeroed), stream);
   if (err == cudaSuccess)
     err = scale_to_f16<kMode>(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, a_aside,
                               unfit, stream);
@@ -659,8 +673,9 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
             p, operand_a(p), operand_b(p), a_aside, b_aside, a_scale, unfit);
     err = cudaGetLastError();
   }
+  cudaError_t free_err = cudaFreeAsync(scaled, stream);
   if (err == cudaSuccess) err = call_if_unfit(p, kMode, unfit, stream);
-  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  if (cudaError_t e = cudaFreeAsync(control, stream); free_err == cudaSuccess) free_err = e;
   return err != cudaSuccess ? err : free_err;
 }
 
