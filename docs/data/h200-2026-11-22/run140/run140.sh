@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Run 138: the twentieth session's final check, on d636b8f's binaries (final), as run 132 plus
-# tc-04's 3xTF32 mode. The mutants (mut1: tc-04 never raises its flag; mut2: never adds its
-# correction) against Api.WideRangeOperands, which both must fail; scripts/gpu-check; three
+# Run 140: the twentieth session's final check after the review fixes, on 9f2cc6a's binaries
+# (final), with run 138's protocol. The mutants (mut1: tc-04 never raises its flag; mut2: never
+# adds its correction; mut3: decides "fits" on the scaled value, dropping values that underflow
+# to zero) against Api.WideRangeOperands, which all must fail; scripts/gpu-check; three
 # --cooldown-ms 1000 tables of #6's shapes (all three must meet all four targets), one
 # --warmup-ms 2000 table; #4's other shapes; 16384³ of the tensor-core modes.
 set -u
