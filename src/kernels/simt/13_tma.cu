@@ -420,13 +420,28 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
       });
 }
 
-// For `auto`: a 128 x 256 tile per SM needs enough tiles to fill the GPU. With fewer (skinny
-// or small C), rung 10's 128 x 128 tiles ran 1.7-2.6x faster on an H200 (docs/perf-notes.md).
+// For `auto`, against rung 10 (128 x 128 tiles, two blocks per SM), the next FP32 candidate.
+// Measured on an H200 (runs 154-155, docs/perf-notes.md, twenty-second session):
+// - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
+//   occupy at least half the SMs: 11008 x 128 x 4096 0.83x, 32768 x 128 x 2048 0.52x. With
+//   fewer (8192 x 128 x 8192: 64 of rung 10's tiles) rung 13's split over all SMs wins, 1.13x.
+// - Otherwise, with at least as many tiles as SMs, rung 13 is faster (1.2-1.3x at 2560³-3072³).
+// - With fewer, where the tail split cuts every tile along k over all SMs, it is faster by
+//   1.3-2.3x (640³ to 1792³, 1024 x 1024 x 4096) and up to 26x (128 x 128 x 65536).
+// - Without the split, one round of whole tiles that fills at least three quarters of the SMs
+//   still wins (2048³, 128 tiles: 1.04x); fewer tiles leave most SMs idle (512³: 0.61x).
 // An M-major A with a K-major B (RowMajor TT) ran 0.83-0.85x cuBLAS here against rung 10's
 // 0.92-0.94x at 4096³ and 8192³ (run 63, H200): rung 10 takes those calls.
 bool auto_suits(const Canonical& p) {
   if (!p.a_k_major && p.b_k_major) return false;
-  return ceil_div(p.m, kBM) * ceil_div(p.n, kBN) >= device_sm_count();
+  const int sms = device_sm_count();
+  const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, kBN);
+  if (sms <= 0) return true;
+  constexpr int kRung10Tile = 128;
+  const std::int64_t rung10_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+  if (p.n <= kBN / 2 && 2 * rung10_tiles >= sms) return false;  // half-empty tiles
+  return tiles >= sms || tail_tiles(tiles, ceil_div(p.k, kBK), sms, kTailCosts) > 0 ||
+         4 * tiles >= 3 * sms;
 }
 
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {
