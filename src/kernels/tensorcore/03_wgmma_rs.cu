@@ -460,9 +460,9 @@ cudaError_t launch(const Canonical& p, cudaStream_t stream) {
   return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, kDirect);
 }
 
-// For `auto` in Tf32 mode: rung 03 ran 1.0-1.5x rung 02 at every measured shape with k up to
-// 8192, but 0.74x at 16384³ (run 28, H100): rung 02 keeps the calls with k >= 16384.
-bool tf32_auto_suits(const Canonical& p) { return p.k < 16384; }
+// `auto` takes rung 03 for every call of either mode that tc-04 does not suit. In Tf32 mode it
+// once left k >= 16384 to rung 02 (run 28, H100: 0.74x at 16384³); today's rung 03, with its
+// tail split, ran 1.06-7.1x rung 02 on all ten such calls of run 157 (H200), and faster at 16384³.
 
 }  // namespace
 
@@ -488,7 +488,7 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
         "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3, tf32_auto_suits},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3},
   };
   return entries;
 #else
