@@ -214,18 +214,21 @@ TEST_P(CaseMatrix, SanitizerTailShapes) {
 // it: RowMajor 2100 x 2200 is 153 of rung 13's 128 x 256 tiles (132 whole, 21 cut along k), 306
 // of tc-03's 128 x 128 in 3xTF32 (264, 42) and 162 of its 256 x 128 in Tf32 (132, 30; ColMajor
 // swaps m and n); k = 2401 is long enough for each to split and ends in a partial k-tile.
-// 300 x 200 is a few tiles, all cut, with beta = 0 (tc-03 then stores C through TMA). The tail
-// tiles include C's ragged edges. Every kernel runs them.
+// 300 x 200 is a few tiles, all cut, with beta = 0 (tc-03 then stores C through TMA). 260 x 600
+// is 9-10 of rung 13's tiles, all cut into ~15 slots each, which a separate kernel adds
+// (kSeparateSumSlots), here with alpha and beta in play. The tail tiles include C's ragged
+// edges. Every kernel runs them.
 TEST_P(CaseMatrix, TailShapes) {
   const KernelInfo& k = info(GetParam());
   std::uint64_t seed = 6000;
   struct Shape {
     Dims d;
-    float beta;
+    float alpha, beta;
   };
-  for (const Shape& s : {Shape{{2100, 2200, 2401}, 0.5f}, Shape{{300, 200, 3000}, 0.0f}})
+  for (const Shape& s : {Shape{{2100, 2200, 2401}, 1.0f, 0.5f}, Shape{{300, 200, 3000}, 1.0f, 0.0f},
+                         Shape{{260, 600, 2900}, -0.5f, 0.75f}})
     for (const Combo& combo : kCombos) {
-      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, s.d.m, s.d.n, s.d.k, 1.0f, s.beta};
+      ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, s.d.m, s.d.n, s.d.k, s.alpha, s.beta};
       check(with_lds(c, 0, k), seed++);
       if (HasFailure()) return;
     }

@@ -15,7 +15,8 @@ std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, Ta
 }
 
 cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
-                                std::int64_t slot_floats, cudaStream_t stream, void** workspace) {
+                                std::int64_t slot_floats, cudaStream_t stream, void** workspace,
+                                bool completing) {
   tail.range = int((tail.tiles * k_tiles + blocks - 1) / blocks);
   cudaMemPool_t pool;
   if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
@@ -26,7 +27,9 @@ cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tile
     return err;
   tail.slots = static_cast<float*>(*workspace);
   tail.summed = reinterpret_cast<int*>(static_cast<char*>(*workspace) + slot_bytes);
-  if (cudaError_t err = cudaMemsetAsync(tail.summed, 0, tail.tiles * sizeof(int), stream);
+  // 0xc0c0c0c0 = -1061109568: with k_tiles < 2^30 added, a count never reaches k_tiles.
+  if (cudaError_t err = cudaMemsetAsync(tail.summed, completing ? 0 : 0xc0,
+                                        tail.tiles * sizeof(int), stream);
       err != cudaSuccess) {
     cudaFreeAsync(*workspace, stream);
     *workspace = nullptr;

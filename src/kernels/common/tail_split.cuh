@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
+#include <type_traits>
 
 #include "kernels/common/hopper.cuh"
 
@@ -56,6 +57,30 @@ __device__ __forceinline__ void for_each_tail_piece(const TailSplit& tail, int k
     if (tail_piece(tail, k_tiles, i, tile, k_begin, k_end)) piece(i, tile, k_begin, k_end);
 }
 
+// The slots that hold sums of tail tile `tile` belong to blocks first .. end - 1 (in k order), the
+// blocks whose ranges meet the tile; in block b's slots the tile is piece 1 when b's range starts
+// before the tile, else piece 0. tail_slot is the first float of block b's slot for the tile.
+__device__ __forceinline__ void tail_slot_blocks(const TailSplit& tail, int k_tiles, int tile,
+                                                 int& first, int& end) {
+  first = tile * k_tiles / tail.range;
+  end = (tile * k_tiles + k_tiles + tail.range - 1) / tail.range;
+}
+__device__ __forceinline__ const float* tail_slot(const TailSplit& tail, int k_tiles, int tile,
+                                                  int block, std::int64_t slot_floats) {
+  const int piece = block * tail.range < tile * k_tiles ? 1 : 0;
+  return tail.slots + (2 * std::int64_t(block) + piece) * slot_floats;
+}
+
+// Calls slot(p) for each slot that holds sums of tail tile `tile`, p = its first float, in k order.
+template <class Slot>
+__device__ __forceinline__ void for_each_tail_slot(const TailSplit& tail, int k_tiles, int tile,
+                                                   std::int64_t slot_floats, Slot&& slot) {
+  int first, end;
+  tail_slot_blocks(tail, k_tiles, tile, first, end);
+  for (int block = first; block < end; ++block)
+    slot(tail_slot(tail, k_tiles, tile, block, slot_floats));
+}
+
 // Piece `piece` of this block's range covered k_count k-tiles of tail tile `tile`, with sums acc
 // in each of the kThreads threads that hold a tile (`thread` = 0 .. kThreads - 1, all of them
 // here). Publishes the sums in the block's slot; in the block whose piece completes the tile's
@@ -79,22 +104,17 @@ __device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles
   named_barrier(barrier, kThreads);
   if (!*last) return false;
   __threadfence();
-  // The blocks whose ranges meet the tile, in k order: the tile is the second piece of a block
-  // whose range starts before it, the first of the others.
-  const int first = tile * k_tiles;
 #pragma unroll
   for (int e = 0; e < kFloats; ++e) acc[e] = 0.0f;
-  for (int block = first / tail.range; block * tail.range < first + k_tiles; ++block) {
-    const float* src =
-        tail.slots + (2 * std::int64_t(block) + (block * tail.range < first ? 1 : 0)) * kSlotFloats +
-        thread;
+  for_each_tail_slot(tail, k_tiles, tile, kSlotFloats, [&](const float* slot) {
+    const float* src = slot + thread;
 #pragma unroll
     for (int e = 0; e < kFloats; ++e) {
       // 16 loads at a time: left free, the compiler would hold them all.
       if (e % 16 == 0) asm volatile("" ::: "memory");
       acc[e] += __ldcg(src + e * kThreads);
     }
-  }
+  });
   return true;
 }
 
@@ -113,29 +133,46 @@ struct TailCosts {
 std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, TailCosts costs);
 
 // Sets tail.range, takes the workspace for `tail` (slots of slot_floats floats for 2 * blocks
-// pieces, then tail.tiles counters) from the pool on `stream` and zeroes the counters. On success
-// *workspace is what to give back with cudaFreeAsync after the tail kernel.
+// pieces, then tail.tiles counters) from the pool on `stream` and sets the counters: to zero, or
+// (completing = false) to where no piece's count completes a tile, so that every block only
+// publishes its sums and a separate kernel adds them. On success *workspace is what to give back
+// with cudaFreeAsync after the last kernel that reads it.
 cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
-                                std::int64_t slot_floats, cudaStream_t stream, void** workspace);
+                                std::int64_t slot_floats, cudaStream_t stream, void** workspace,
+                                bool completing = true);
+
+// A tail tile's sums lie in ~blocks / R + 1 slots. From this many on, the completing block's
+// read-back (one SM reading every slot) costs more than a kernel that adds them on every SM: a
+// kernel given `sum` takes that kernel from here on (rung 13: run 159).
+constexpr int kSeparateSumSlots = 8;
+struct NoSeparateSum {};
 
 // Runs a persistent kernel pair over `tiles` tiles of k_tiles k-tiles on `sms` SMs:
 // launch(false, blocks, tail) for the whole tiles, then launch(true, sms, tail) for the tail when
 // tail_tiles cuts one off. `launch` launches and returns the launch's error; slot_floats is one
 // tile's partial sums. The workspace is taken before the first launch, so that a failed
 // allocation leaves C untouched, and given back after the last.
-template <class Launch>
+// With `sum` (not NoSeparateSum), tails of at least kSeparateSumSlots slots per tile leave their
+// sums to sum(tail), launched after the tail kernel.
+template <class Launch, class Sum = NoSeparateSum>
 cudaError_t launch_with_tail(std::int64_t tiles, std::int64_t k_tiles, int sms, TailCosts costs,
-                             std::int64_t slot_floats, cudaStream_t stream, Launch&& launch) {
+                             std::int64_t slot_floats, cudaStream_t stream, Launch&& launch,
+                             Sum&& sum = {}) {
   TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, costs)), 0, nullptr, nullptr};
+  constexpr bool kCanSum = !std::is_same_v<std::decay_t<Sum>, NoSeparateSum>;
+  const bool separate = kCanSum && tail.tiles > 0 && sms / tail.tiles + 1 >= kSeparateSumSlots;
   void* workspace = nullptr;
   if (tail.tiles > 0)
-    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, slot_floats, stream, &workspace);
+    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, slot_floats, stream, &workspace,
+                                              !separate);
         err != cudaSuccess)
       return err;
   cudaError_t err = cudaSuccess;
   if (const std::int64_t whole = tiles - tail.tiles; whole > 0)
     err = launch(false, unsigned(whole < sms ? whole : sms), tail);
   if (err == cudaSuccess && tail.tiles > 0) err = launch(true, unsigned(sms), tail);
+  if constexpr (kCanSum)
+    if (err == cudaSuccess && separate) err = sum(tail);
   if (workspace) {
     const cudaError_t free_err = cudaFreeAsync(workspace, stream);
     if (err == cudaSuccess) err = free_err;

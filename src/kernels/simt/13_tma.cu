@@ -19,7 +19,8 @@
 // - The last round as a second kernel (stream-K for the tail, common/tail_split.cuh): with T
 //   tiles on G CTAs, the R = T mod G tiles of the last round (4096³: 512 tiles on 132 SMs, the
 //   fourth round 116/132 full) are cut along k over all SMs by a tail kernel, the same template
-//   with kTail set.
+//   with kTail set. Where that leaves a tile's sums in many slots (few tiles, long k), a third
+//   kernel adds them over all SMs.
 //
 // TMA cannot transpose. An operand stored along m (or n) lands as s[k][m] and is read as in rungs
 // 11-12. A K-major one lands as s[m][k], rows of kBK = 8 floats (32 bytes), and is read along k:
@@ -65,6 +66,8 @@ constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
 // The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
 constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
+constexpr int kSlotFloats = kTM * kTN * kConsumerThreads;  // a tile's partial sums (tail split)
+constexpr int kSumThreads = 256, kSumBatch = 8;  // simt13_tail_sum_kernel: block, loads in flight
 static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
 static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
 static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
@@ -223,6 +226,16 @@ __device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsi
   }
 }
 
+// The row and column in its warp's 64 x 64 part of C of acc[i][j] of the thread at (tm, tn).
+template <bool AKMajor>
+__device__ __forceinline__ int acc_row(int tm, int i) {
+  return AKMajor ? tm + 4 * i : tm * 4 + 16 * (i / 4) + i % 4;
+}
+template <bool BKMajor>
+__device__ __forceinline__ int acc_col(int tn, int j) {
+  return BKMajor ? tn + 8 * j : tn * 4 + 32 * (j / 4) + j % 4;
+}
+
 // C = alpha * acc + beta * C for this thread's 16 x 8 elements that lie inside C. c_warp =
 // &C(row0, col0), the corner of the warp's 64 x 64 part; rows_in, cols_in: how much of it lies
 // inside C (0..64), so that the bounds checks are 32-bit compares with constants.
@@ -232,7 +245,7 @@ __device__ __forceinline__ void store_tile(const Canonical& p, bool c_vec4,
                                            int rows_in, int cols_in, int tm, int tn) {
 #pragma unroll
   for (int i = 0; i < kTM; ++i) {
-    const int row = AKMajor ? tm + 4 * i : tm * 4 + 16 * (i / 4) + i % 4;
+    const int row = acc_row<AKMajor>(tm, i);
     if (row >= rows_in) continue;
     float* c_row = c_warp + row * p.ldc;
     if constexpr (BKMajor) {
@@ -258,15 +271,24 @@ __device__ __forceinline__ void store_tile(const Canonical& p, bool c_vec4,
 
 constexpr int kTailBarrier = 1;  // named barrier of the consumers, for sum_tail_tile
 
+// Where consumer thread `consumer` (0-255) works: its warp's 64 x 64 part (wm, wn) of the tile
+// and its lane's place (tm, tn) in the warp. Lanes 4 x 8, interleaved: lane bits 0 and 4 pick tm,
+// bits 1-3 tn. Lanes n and n^2 then read the same chunk of A, n and n^1 the same chunk of B, which
+// halves an LDS.128's 4 cycles.
+struct ConsumerPlace {
+  int warp, lane, wm, wn, tm, tn;
+  __device__ explicit ConsumerPlace(int consumer)
+      : warp(consumer / 32), lane(consumer % 32), wm(warp / kWarpsN), wn(warp % kWarpsN),
+        tm((lane & 1) + lane / 16 * 2), tn(lane / 2 % kLanesN) {}
+};
+
 template <bool AKMajor, bool BKMajor, bool kTail>
 __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* stages,
                         std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
                         int k_tiles, const TailSplit& tail) {
-  const int consumer = threadIdx.x - kWarpgroup, warp = consumer / 32, lane = consumer % 32;
-  const int wm = warp / kWarpsN, wn = warp % kWarpsN;  // the warp's 64 x 64 part of the tile
-  // Lanes 4 x 8, interleaved: lane bits 0 and 4 pick tm, bits 1-3 tn. Lanes n and n^2 then read
-  // the same chunk of A, n and n^1 the same chunk of B, which halves an LDS.128's 4 cycles.
-  const int tm = (lane & 1) + lane / 16 * 2, tn = lane / 2 % kLanesN;
+  const int consumer = threadIdx.x - kWarpgroup;
+  const ConsumerPlace at(consumer);
+  const int lane = at.lane, wm = at.wm, wn = at.wn, tm = at.tm, tn = at.tn;
   const FragmentOffsets off = FragmentOffsets::of<AKMajor, BKMajor>(wm, wn, tm, tn);
 
   int stage = 0;
@@ -315,7 +337,47 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
     }
   }
 }
+
+// A tail whose tiles have many slots (kSeparateSumSlots, common/tail_split.cuh) is summed here
+// instead of by each tile's completing block: the slots' floats are spread over all SMs. Thread x
+// of tile blockIdx.y adds slot float x over the tile's slots in k order, as sum_tail_tile does
+// (the same sums, bit for bit), and stores it where store_tile would: slot float x is acc[i][j] of
+// consumer thread t, x = (i * kTN + j) * kConsumerThreads + t.
+template <bool AKMajor, bool BKMajor>
+__device__ void sum_tail_slots(const Canonical& p, const TileOrder& order, const TailSplit& tail,
+                               int k_tiles) {
+  const int tile = blockIdx.y, x = blockIdx.x * kSumThreads + threadIdx.x;
+  int first, end;
+  tail_slot_blocks(tail, k_tiles, tile, first, end);
+  float sum = 0.0f;
+  for (int b0 = first; b0 < end; b0 += kSumBatch) {
+    float v[kSumBatch];
+#pragma unroll
+    for (int b = 0; b < kSumBatch; ++b)
+      if (b0 + b < end) v[b] = __ldcg(tail_slot(tail, k_tiles, tile, b0 + b, kSlotFloats) + x);
+#pragma unroll
+    for (int b = 0; b < kSumBatch; ++b)
+      if (b0 + b < end) sum += v[b];
+  }
+  const int e = x / kConsumerThreads, i = e / kTN, j = e % kTN;
+  const ConsumerPlace at(x % kConsumerThreads);
+  std::int64_t tile_m, tile_n;
+  tile_coords(order, whole_tiles(order, tail) + tile, tile_m, tile_n);
+  const std::int64_t r = tile_m * kBM + at.wm * kWarpTileM + acc_row<AKMajor>(at.tm, i);
+  const std::int64_t c = tile_n * kBN + at.wn * kWarpTileN + acc_col<BKMajor>(at.tn, j);
+  if (r < p.m && c < p.n) store_c(p.c + r * p.ldc + c, sum, p.alpha, p.beta);
+}
 #endif  // sm_90a device code
+
+// (A helper kernel: its name is outside the registry's naming rule, like tc_pack_kernel's.)
+template <bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(kSumThreads)
+    simt13_tail_sum_kernel(const Canonical p, const TileOrder order, const TailSplit tail,
+                            int k_tiles) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  sum_tail_slots<AKMajor, BKMajor>(p, order, tail, k_tiles);
+#endif
+}
 
 // kTail = false: the whole tiles; true: the tail's pieces.
 template <bool AKMajor, bool BKMajor, bool kTail>
@@ -411,11 +473,18 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
       return err;
   // (Launching the whole tiles before taking the tail's workspace, to set it up while they run,
   // measured the same: run 67.)
+  const std::int64_t k_tiles = ceil_div(p.k, kBK);
   return launch_with_tail(
-      tiles_m * tiles_n, ceil_div(p.k, kBK), sms, kTailCosts, kTM * kTN * kConsumerThreads, stream,
+      tiles_m * tiles_n, k_tiles, sms, kTailCosts, kSlotFloats, stream,
       [&](bool tail, unsigned ctas, const TailSplit& split) {
         const auto kernel = tail ? tail_kernel : whole_kernel;
         kernel<<<ctas, kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4, split);
+        return cudaGetLastError();
+      },
+      [&](const TailSplit& split) {
+        simt13_tail_sum_kernel<AKMajor, BKMajor>
+            <<<dim3(kSlotFloats / kSumThreads, unsigned(split.tiles)), kSumThreads, 0, stream>>>(
+                p, order, split, int(k_tiles));
         return cudaGetLastError();
       });
 }
