@@ -71,6 +71,27 @@ __device__ __forceinline__ const float* tail_slot(const TailSplit& tail, int k_t
   return tail.slots + (2 * std::int64_t(block) + piece) * slot_floats;
 }
 
+// Slot float x of tail tile `tile` summed over the tile's slots in k order, as sum_tail_tile adds
+// them (the same sum, bit for bit), with kTailSumBatch loads in flight: the body of a kernel that
+// sums a tail of many slots per tile on all SMs (kSeparateSumSlots below).
+constexpr int kTailSumBatch = 8, kTailSumThreads = 256;  // loads in flight; such a kernel's block
+__device__ __forceinline__ float sum_tail_float(const TailSplit& tail, int k_tiles, int tile,
+                                                std::int64_t slot_floats, int x) {
+  int first, end;
+  tail_slot_blocks(tail, k_tiles, tile, first, end);
+  float sum = 0.0f;
+  for (int b0 = first; b0 < end; b0 += kTailSumBatch) {
+    float v[kTailSumBatch];
+#pragma unroll
+    for (int b = 0; b < kTailSumBatch; ++b)
+      if (b0 + b < end) v[b] = __ldcg(tail_slot(tail, k_tiles, tile, b0 + b, slot_floats) + x);
+#pragma unroll
+    for (int b = 0; b < kTailSumBatch; ++b)
+      if (b0 + b < end) sum += v[b];
+  }
+  return sum;
+}
+
 // Calls slot(p) for each slot that holds sums of tail tile `tile`, p = its first float, in k order.
 template <class Slot>
 __device__ __forceinline__ void for_each_tail_slot(const TailSplit& tail, int k_tiles, int tile,

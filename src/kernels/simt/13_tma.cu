@@ -67,7 +67,6 @@ constexpr int kStageBytes = kATileBytes + kBTileBytes;
 // The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
 constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
 constexpr int kSlotFloats = kTM * kTN * kConsumerThreads;  // a tile's partial sums (tail split)
-constexpr int kSumThreads = 256, kSumBatch = 8;  // simt13_tail_sum_kernel: block, loads in flight
 static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
 static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
 static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
@@ -346,19 +345,8 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
 template <bool AKMajor, bool BKMajor>
 __device__ void sum_tail_slots(const Canonical& p, const TileOrder& order, const TailSplit& tail,
                                int k_tiles) {
-  const int tile = blockIdx.y, x = blockIdx.x * kSumThreads + threadIdx.x;
-  int first, end;
-  tail_slot_blocks(tail, k_tiles, tile, first, end);
-  float sum = 0.0f;
-  for (int b0 = first; b0 < end; b0 += kSumBatch) {
-    float v[kSumBatch];
-#pragma unroll
-    for (int b = 0; b < kSumBatch; ++b)
-      if (b0 + b < end) v[b] = __ldcg(tail_slot(tail, k_tiles, tile, b0 + b, kSlotFloats) + x);
-#pragma unroll
-    for (int b = 0; b < kSumBatch; ++b)
-      if (b0 + b < end) sum += v[b];
-  }
+  const int tile = blockIdx.y, x = blockIdx.x * kTailSumThreads + threadIdx.x;
+  const float sum = sum_tail_float(tail, k_tiles, tile, kSlotFloats, x);
   const int e = x / kConsumerThreads, i = e / kTN, j = e % kTN;
   const ConsumerPlace at(x % kConsumerThreads);
   std::int64_t tile_m, tile_n;
@@ -371,7 +359,7 @@ __device__ void sum_tail_slots(const Canonical& p, const TileOrder& order, const
 
 // (A helper kernel: its name is outside the registry's naming rule, like tc_pack_kernel's.)
 template <bool AKMajor, bool BKMajor>
-__global__ void __launch_bounds__(kSumThreads)
+__global__ void __launch_bounds__(kTailSumThreads)
     simt13_tail_sum_kernel(const Canonical p, const TileOrder order, const TailSplit tail,
                             int k_tiles) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -483,7 +471,7 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
       },
       [&](const TailSplit& split) {
         simt13_tail_sum_kernel<AKMajor, BKMajor>
-            <<<dim3(kSlotFloats / kSumThreads, unsigned(split.tiles)), kSumThreads, 0, stream>>>(
+            <<<dim3(kSlotFloats / kTailSumThreads, unsigned(split.tiles)), kTailSumThreads, 0, stream>>>(
                 p, order, split, int(k_tiles));
         return cudaGetLastError();
       });

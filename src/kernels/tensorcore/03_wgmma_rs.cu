@@ -88,6 +88,32 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 // A k-tile of B^T fragments: kK8Steps x the 4 registers of one wgmma's A operand.
 using Fragments = std::uint32_t[kK8Steps][4];
 
+// The whole-tile and tail kernels' tile order. 3xTF32 pairs its tiles along rows where it can,
+// so that neighbouring blocks share A's two parts (two thirds of a k-tile's bytes) rather than
+// B: the 3xTF32 call at 8192³ is 1.1-1.5% faster, its L2 -> SM sectors 7% fewer (runs
+// 124-125: the requests of blocks 2i and 2i + 1 for the same data seem to count once). Tf32
+// gained nothing from it (run 125).
+template <Tf32Mode kMode>
+__device__ __forceinline__ void tile_of(std::int64_t linear, std::int64_t tiles_m,
+                                        std::int64_t tiles_n, std::int64_t& tile_m,
+                                        std::int64_t& tile_n) {
+  if (kMode == Tf32Mode::Tf32x3 && tiles_n % 2 == 0)
+    paired_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
+  else
+    grouped_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
+}
+
+// Fragment rows `group` and `group + 8` of warp `warp` (0-3) of consumer warpgroup `consumer`
+// hold columns col_in_box and col_in_box + 1 of the box-th 32-column box of C's block tile:
+// warps 0-1 (2-3) share the first (second) box of the warpgroup, each taking the column pairs
+// {0,2,16,18,4,6,20,22} (+8 for odd warps). Per k row a half-warp then reads the 16-byte chunks
+// {0,4} and {1,5} (or {2,6}, {3,7}) before the swizzle XORs them with k % 8 = in_group (or
+// in_group + 4): eight distinct chunks, all 32 banks once.
+__device__ __forceinline__ int fragment_box(int consumer, int warp) { return consumer * 2 + warp / 2; }
+__device__ __forceinline__ int fragment_col_in_box(int warp, int group) {
+  return (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
+}
+
 // kTail = false: the whole tiles; true: the tail's pieces (common/tail_split.cuh).
 template <Tf32Mode kMode, bool kTail>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
@@ -108,17 +134,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const std::int64_t whole = tiles_m * tiles_n - tail.tiles;  // tiles of the whole-tile kernel
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
-  // The whole-tile and tail kernels' tile order. 3xTF32 pairs its tiles along rows where it can,
-  // so that neighbouring blocks share A's two parts (two thirds of a k-tile's bytes) rather than
-  // B: the 3xTF32 call at 8192³ is 1.1-1.5% faster, its L2 -> SM sectors 7% fewer (runs
-  // 124-125: the requests of blocks 2i and 2i + 1 for the same data seem to count once). Tf32
-  // gained nothing from it (run 125).
-  const bool paired = kMode == Tf32Mode::Tf32x3 && tiles_n % 2 == 0;
   auto tile_at = [&](std::int64_t linear, std::int64_t& tile_m, std::int64_t& tile_n) {
-    if (paired)
-      paired_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
-    else
-      grouped_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
+    tile_of<kMode>(linear, tiles_m, tiles_n, tile_m, tile_n);
   };
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
@@ -165,13 +182,8 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const int consumer = warpgroup - 1;
   const int lane = threadIdx.x % 32, warp = (threadIdx.x / 32) % 4;
   const int group = lane / 4, in_group = lane % 4;
-  // Fragment rows `group` and `group + 8` of this warp hold columns col and col + 1 of C's block
-  // tile: warps 0-1 (2-3) share the first (second) 32-column box of the warpgroup, each taking
-  // the column pairs {0,2,16,18,4,6,20,22} (+8 for odd warps). Per k row a half-warp then reads
-  // the 16-byte chunks {0,4} and {1,5} (or {2,6}, {3,7}) before the swizzle XORs them with
-  // k % 8 = in_group (or in_group + 4): eight distinct chunks, all 32 banks once.
-  const int box = consumer * 2 + warp / 2;
-  const int col_in_box = (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
+  // This warp's fragment rows `group` and `group + 8` hold columns col and col + 1 of C's tile.
+  const int box = fragment_box(consumer, warp), col_in_box = fragment_col_in_box(warp, group);
   const int col = box * kBBox + col_in_box;
   auto fragment_offset = [&](int k_row) {
     return box * kBBoxBytes + swizzled_offset(k_row, col_in_box);
@@ -346,7 +358,39 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   if (elected) bulk_wait_all();  // C written, and the staging read, before the block exits
 }
 
+
+// A tail whose tiles have many slots (kSeparateSumSlots, common/tail_split.cuh) is summed here
+// instead of by each tile's completing block, on all SMs. Slot float x is acc[a] of consumer
+// thread t, x = a * 256 + t, and acc[4j + 2h + e] is C(row 8j + 2 in_group + e, column col + h)
+// of the block tile, as in rs_tiles' epilogue.
+template <Tf32Mode kMode>
+__device__ void sum_tail_slots(const Canonical& p, const Tf32Operands& ops,
+                               const TailSplit& tail) {
+  if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
+  constexpr int kBM = Config<kMode>::kBM, kSlotThreads = kConsumers * kWarpgroup;
+  constexpr std::int64_t kSlotFloats = std::int64_t(kBM / 2) * kSlotThreads;
+  const int tile = blockIdx.y, x = blockIdx.x * kTailSumThreads + threadIdx.x;
+  const float sum = sum_tail_float(tail, int(ops.kp / kBK), tile, kSlotFloats, x);
+  const int a = x / kSlotThreads, t = x % kSlotThreads;
+  const int warp = t / 32 % 4, lane = t % 32, group = lane / 4, in_group = lane % 4;
+  const int col = fragment_box(t / kWarpgroup, warp) * kBBox + fragment_col_in_box(warp, group);
+  const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
+  std::int64_t tile_m, tile_n;
+  tile_of<kMode>(tiles_m * tiles_n - tail.tiles + tile, tiles_m, tiles_n, tile_m, tile_n);
+  const std::int64_t row = tile_m * kBM + 8 * (a / 4) + 2 * in_group + a % 2;
+  const std::int64_t c = tile_n * kBN + col + a / 2 % 2;
+  if (row < p.m && c < p.n) store_c(p.c + row * p.ldc + c, sum, p.alpha, p.beta);
+}
 #endif  // sm_90a device code
+
+// (A helper kernel: its name is outside the registry's naming rule, like tc_pack_kernel's.)
+template <Tf32Mode kMode>
+__global__ void __launch_bounds__(kTailSumThreads)
+    tc03_tail_sum_kernel(const Canonical p, const Tf32Operands ops, const TailSplit tail) {
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  sum_tail_slots<kMode>(p, ops, tail);
+#endif
+}
 
 template <bool kTail>
 __global__ void __launch_bounds__(kThreads, 1)
@@ -427,7 +471,8 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
         err != cudaSuccess)
       return err;
   // Persistent: one block per SM at most, each walking its share of the tiles; the last round's
-  // tiles cut along k over all SMs when that pays (common/tail_split.cuh).
+  // tiles cut along k over all SMs when that pays, their sums added over all SMs when a tile has
+  // many pieces (common/tail_split.cuh).
   return launch_with_tail(
       ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN), ops.kp / kBK, std::max(device_sm_count(), 1),
       kTailCosts, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
@@ -435,6 +480,13 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
         const auto kernel = tail ? tail_kernel : whole_kernel;
         kernel<<<blocks, kThreads, Cfg::kSmemBytes, stream>>>(p, tmap_a, tmap_a_small, tmap_b,
                                                               tmap_c, c_by_tma, ops, split);
+        return cudaGetLastError();
+      },
+      [&](const TailSplit& split) {
+        const unsigned blocks_per_tile = Cfg::kBM / 2 * kConsumers * kWarpgroup / kTailSumThreads;
+        tc03_tail_sum_kernel<kMode>
+            <<<dim3(blocks_per_tile, unsigned(split.tiles)), kTailSumThreads, 0, stream>>>(
+                p, ops, split);
         return cudaGetLastError();
       });
 }
