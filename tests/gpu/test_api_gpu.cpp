@@ -254,14 +254,14 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
 // row 0 zero, so it adds nothing to C) and columns of B with 2^40 at k = 1 (A's column 1 zero).
 // Their other values, in [-1, 1], then sit 2^40 to 2^63 below their row's or column's maximum.
 // A tensor-core kernel that scales operands into FP16 (tc-04, both modes) must keep their bits
-// some other way and still meet its mode's bound: scaled into FP16 they would fall below its smallest subnormal, and
-// C would lose every term (run 131: at 2^30 a build that never raised its flag still passed,
-// since the bound at k = 96 forgives 7-bit operands). With the huge value in every row and
-// column there are too many such values to set aside (tc-04 hands the call to tc-03); in two
-// rows and two columns tc-04 sets them aside and corrects C after its tile kernel; one of the
-// two rows has 2^70 and, elsewhere, values near 2^-100, which its scaling by 2^-56 takes to zero
-// in FP32 (they must be set aside all the same). Both with beta = 0 (C poisoned: nothing may
-// read it) and beta = 0.5 (nothing may write C twice).
+// some other way and still meet its mode's bound: scaled into FP16 they would fall below its
+// smallest subnormal, and C would lose every term (run 131: at 2^30 a build that never raised
+// its flag still passed, since the bound at k = 96 forgives 7-bit operands). With the huge value
+// in every row and column there are too many such values to set aside (tc-04 hands the call to
+// tc-03); in two rows and two columns tc-04 sets them aside and corrects C after its tile
+// kernel; one of the two rows has 2^70 and, elsewhere, values near 2^-100, which its scaling by
+// 2^-56 takes to zero in FP32 (they must be set aside all the same). Both with beta = 0 (C
+// poisoned: nothing may read it) and beta = 0.5 (nothing may write C twice).
 TEST(Api, WideRangeOperands) {
   constexpr float kHuge = 0x1p40f;
   for (const KernelInfo& kinfo : kernels()) {

@@ -226,6 +226,8 @@ __device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsi
 }
 
 // The row and column in its warp's 64 x 64 part of C of acc[i][j] of the thread at (tm, tn).
+// (store_tile spells its columns out per store width: acc_col there moved the K-major-B
+// kernels' k-loop schedules.)
 template <bool AKMajor>
 __device__ __forceinline__ int acc_row(int tm, int i) {
   return AKMajor ? tm + 4 * i : tm * 4 + 16 * (i / 4) + i % 4;
@@ -470,9 +472,9 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
         return cudaGetLastError();
       },
       [&](const TailSplit& split) {
+        const dim3 grid(kSlotFloats / kTailSumThreads, unsigned(split.tiles));
         simt13_tail_sum_kernel<AKMajor, BKMajor>
-            <<<dim3(kSlotFloats / kTailSumThreads, unsigned(split.tiles)), kTailSumThreads, 0, stream>>>(
-                p, order, split, int(k_tiles));
+            <<<grid, kTailSumThreads, 0, stream>>>(p, order, split, int(k_tiles));
         return cudaGetLastError();
       });
 }

@@ -109,7 +109,9 @@ __device__ __forceinline__ void tile_of(std::int64_t linear, std::int64_t tiles_
 // {0,2,16,18,4,6,20,22} (+8 for odd warps). Per k row a half-warp then reads the 16-byte chunks
 // {0,4} and {1,5} (or {2,6}, {3,7}) before the swizzle XORs them with k % 8 = in_group (or
 // in_group + 4): eight distinct chunks, all 32 banks once.
-__device__ __forceinline__ int fragment_box(int consumer, int warp) { return consumer * 2 + warp / 2; }
+__device__ __forceinline__ int fragment_box(int consumer, int warp) {
+  return consumer * 2 + warp / 2;
+}
 __device__ __forceinline__ int fragment_col_in_box(int warp, int group) {
   return (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
 }

@@ -15,9 +15,9 @@
 //   overflow, and FP16's normal range reaches 28 binades below it. A nonzero value further
 //   down would lose bits that TF32 keeps. The pass sets it aside: zero in the scaled copy, the
 //   value on a short list, and after the tile kernel a correction kernel adds its products to C
-//   (Tf32: from TF32 operands, exact in FP32; 3xTF32: in FP32). Values drawn from a normal distribution fall that low
-//   with a probability near 2^-27 each (about one per 8192 x 8192 operand; measured with
-//   numpy), so the list is usually empty and rarely long.
+//   (Tf32: from TF32 operands, exact in FP32; 3xTF32: in FP32). Values drawn from a normal
+//   distribution fall that low with a probability near 2^-27 each (about one per 8192 x 8192
+//   operand; measured with numpy), so the list is usually empty and rarely long.
 // - Inf or NaN has no scaled form, nor has a row whose shift is out of range, and a list can
 //   overflow (256 values per operand). For those the pass raises a flag: the tile kernel and
 //   the correction return at once, and tc-03 (or tc-02) computes the call in the same mode, its
@@ -142,8 +142,9 @@ __device__ __forceinline__ void store_scaled(__half2* out, std::int64_t i, std::
 // An operand whose rows run along k (col_stride 1), in one read: a block per row keeps the
 // row's first kRowCache values in shared memory while it finds the row's largest magnitude,
 // then writes out[r][p] = fp16(x(r, p) 2^-s_r) for p < kp (zero past k, and on rows_p's padding
-// rows; 3xTF32: and the small parts after them, rows_p x kp halves on) and scale[r] = 2^s_r. Values past kRowCache are read again. Sets aside a value below
-// FP16's normal range; raises *unfit for a row with Inf, NaN or a shift out of range.
+// rows; 3xTF32: and the small parts after them, rows_p x kp halves on) and scale[r] = 2^s_r.
+// Values past kRowCache are read again. Sets aside a value below FP16's normal range; raises
+// *unfit for a row with Inf, NaN or a shift out of range.
 constexpr int kRowThreads = 256, kRowCache = 8192;
 
 template <Tf32Mode kMode>
@@ -213,8 +214,9 @@ __global__ void __launch_bounds__(kMaxThreads)
 }
 
 // Then out[r][p] = fp16(x(r, p) 2^-s_r) for r < rows_p, p < kp (zero past rows and k, and in
-// place of a value set aside; 3xTF32: and the small parts after them), and scale[r] = 2^s_r. A block stages a 32-row x 64-k tile in shared memory, read along x's
-// contiguous dimension and written along k, a row of 64 halves (128 bytes) per warp.
+// place of a value set aside; 3xTF32: and the small parts after them), and scale[r] = 2^s_r.
+// A block stages a 32-row x 64-k tile in shared memory, read along x's contiguous dimension and
+// written along k, a row of 64 halves (128 bytes) per warp.
 constexpr int kPackRows = 32, kPackK = 64, kPackRowsPerPass = 8;
 
 template <Tf32Mode kMode>
@@ -256,8 +258,9 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
 
 // After the tile kernel, C(i, j) += alpha sum of the products that involve a value set aside,
 // in Tf32 mode each factor rounded to TF32 as the tensor cores would have seen it (the product
-// of two is exact in FP32), in 3xTF32 mode in FP32: A's entry (i, p, a) adds a B(p, j) to every C(i, j); B's entry (j, p, b) adds
-// A(i, p) b to every C(i, j) where A(i, p) was not itself set aside (A's entries take all of B).
+// of two is exact in FP32), in 3xTF32 mode in FP32: A's entry (i, p, a) adds a B(p, j) to
+// every C(i, j); B's entry (j, p, b) adds A(i, p) b to every C(i, j) where A(i, p) was not
+// itself set aside (A's entries take all of B).
 // Every element of C is updated by one thread, which adds its terms in (row, k) order: the
 // result does not depend on the order in which the passes listed the values. A row of C with
 // entries in A's list is one item of work per 256 columns, and takes B's entries of those
