@@ -10,7 +10,7 @@ std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, Ta
   const std::int64_t r = tiles % blocks;
   if (r == 0 || r * k_tiles > INT_MAX / 2) return 0;  // tail_piece's ints, with room for one range
   const double saved = double(k_tiles) * double(blocks - r) / blocks;
-  const double spent = costs.fixed + costs.per_slot * (double(blocks) / double(r) + 1.0);
+  const double spent = costs.fixed + (tiles > blocks ? costs.after_whole : 0.0);
   return saved > spent ? r : 0;
 }
 

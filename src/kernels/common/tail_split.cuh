@@ -16,6 +16,7 @@
 #include <type_traits>
 
 #include "kernels/common/hopper.cuh"
+#include "kernels/common/tail_costs.hpp"
 
 namespace sgemm::detail {
 
@@ -138,20 +139,6 @@ __device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles
   });
   return true;
 }
-
-// The tail split's costs, in k-tile times of the kernel that takes it: `fixed` whatever its
-// length (its start, the slots, a kernel's slower first k-tiles), and `per_slot` for each slot
-// that a tile's completing block reads back. The unit moves with the k-tile's depth, so each
-// kernel asserts the depth its costs were measured at.
-struct TailCosts {
-  double fixed, per_slot;
-};
-
-// How many of `tiles` tiles on `blocks` blocks go to the tail kernel: R = tiles mod blocks (all
-// of them when tiles < blocks), when cutting them along k pays, else 0. The tail kernel saves the
-// idle share of a round, k_tiles * (blocks - R) / blocks, and costs costs.fixed plus, for each
-// tile, costs.per_slot for each of the ~blocks / R + 1 slots that its completing block reads.
-std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, TailCosts costs);
 
 // Sets tail.range, takes the workspace for `tail` (slots of slot_floats floats for 2 * blocks
 // pieces, then tail.tiles counters) from the pool on `stream` and sets the counters: to zero, or

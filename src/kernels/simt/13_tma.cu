@@ -435,11 +435,11 @@ std::string_view why_not(const Canonical& p) {
   return {};
 }
 
-// The tail split's costs in k-tile times (~1.3 us; tail_tiles): ~25 whatever its length
-// (measured, run 67: the tail of 4096 x 4096 x 1024 ran 26 us over its share), and ~3 per slot
-// read back by a tile's completing CTA. So 2048³ and 4096 x 4096 x 1024 (7.8 and 15.5 saved)
-// stay whole; 4096³ (62 saved) and 16384³ (1924) are split.
-constexpr TailCosts kTailCosts{25.0, 3.0};
+// The tail split's costs in k-tile times (~1.3 us; tail_tiles), measured on an H200 (run 162:
+// every shape timed split and whole): a split costs ~11 k-tiles (14 us) when it is the call's only
+// kernel and ~22 after a whole-tile kernel. So 512³ (60 saved) is split, 3.6x faster than one
+// round of whole tiles; 2048³ (7.8 saved) and 4096 x 4096 x 1024 (15.5) stay whole.
+constexpr TailCosts kTailCosts{11.0, 11.0};
 static_assert(kBK == 8, "kTailCosts are in times of an 8-deep k-tile: re-measure them with kBK "
                         "(run 110 doubled the k-tile and the split silently stopped paying)");
 
@@ -480,15 +480,15 @@ cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
 }
 
 // For `auto`, against rung 10 (128 x 128 tiles, two blocks per SM), the next FP32 candidate.
-// Measured on an H200 (runs 154-155, docs/perf-notes.md, twenty-second session):
+// Measured on an H200 (runs 154-155 and 162, docs/perf-notes.md):
 // - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
 //   occupy at least half the SMs: 11008 x 128 x 4096 0.83x, 32768 x 128 x 2048 0.52x. With
 //   fewer (8192 x 128 x 8192: 64 of rung 10's tiles) rung 13's split over all SMs wins, 1.13x.
 // - Otherwise, with at least as many tiles as SMs, rung 13 is faster (1.2-1.3x at 2560³-3072³).
-// - With fewer, where the tail split cuts every tile along k over all SMs, it is faster by
-//   1.3-2.3x (640³ to 1792³, 1024 x 1024 x 4096) and up to 26x (128 x 128 x 65536).
-// - Without the split, one round of whole tiles that fills at least three quarters of the SMs
-//   still wins (2048³, 128 tiles: 1.04x); fewer tiles leave most SMs idle (512³: 0.61x).
+// - With fewer, each kernel runs one round, and the estimates below, in rung 13's k-tile times,
+//   pick the faster: rung 13 split over all SMs (512³ 2.2x, 256 x 256 x 1024 4.9x, 1536³ 1.7x
+//   faster than rung 10) or whole (2048³ 1.04x), and rung 10 where k is too short for rung 13's
+//   fixed costs (512 x 512 x 128, 2048 x 1024 x 256: rung 10 1.2-1.3x faster).
 // An M-major A with a K-major B (RowMajor TT) ran 0.83-0.85x cuBLAS here against rung 10's
 // 0.92-0.94x at 4096³ and 8192³ (run 63, H200): rung 10 takes those calls.
 bool auto_suits(const Canonical& p) {
@@ -499,8 +499,18 @@ bool auto_suits(const Canonical& p) {
   constexpr int kRung10Tile = 128;
   const std::int64_t rung10_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
   if (p.n <= kBN / 2 && 2 * rung10_tiles >= sms) return false;  // half-empty tiles
-  return tiles >= sms || tail_tiles(tiles, ceil_div(p.k, kBK), sms, kTailCosts) > 0 ||
-         4 * tiles >= 3 * sms;
+  if (tiles >= sms) return true;
+  // One round each. Its start and store of C cost ~5.4 of rung 13's k-tiles in rung 13 and ~4.6
+  // in rung 10; rung 10's 8-deep k-tile takes 0.58 of rung 13's with one block per SM, and 1.8
+  // times that with two.
+  const std::int64_t k_tiles = ceil_div(p.k, kBK);
+  constexpr double kRung13Round = 5.4, kRung10Round = 4.6, kRung10KTile = 0.58, kTwoBlocks = 1.8;
+  const double rung13 = tail_tiles(tiles, k_tiles, sms, kTailCosts) > 0
+                            ? kRung13Round + kTailCosts.fixed + double(tiles * k_tiles) / sms
+                            : kRung13Round + double(k_tiles);
+  const double rung10 =
+      kRung10Round + kRung10KTile * double(k_tiles) * (rung10_tiles > sms ? kTwoBlocks : 1.0);
+  return rung13 < rung10;
 }
 
 cudaError_t launch(const Canonical& p, cudaStream_t stream) {

@@ -435,11 +435,14 @@ bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// The tail split's costs in k-tile times (tail_tiles). First estimates, from rung 13's (~25 us
-// fixed) and the slots' sizes (64 KB in 3xTF32, 128 KB in Tf32, each read back in ~1 us); the
-// split pays where the idle share of the last round is large, as at 8192³ (3xTF32: 4096 tiles
-// on 132 SMs, the 32nd round 4/132 full).
-constexpr TailCosts kTailCosts{30.0, 1.5};
+// The tail split's costs in k-tile times (tail_tiles), measured on an H200 (runs 162-163: every
+// shape timed split and whole). Tf32 (~0.65 us k-tiles): ~16-28 when the split is the call's only
+// kernel, ~36 after a whole-tile kernel (256 x 256 x 1024 split 1.6x faster; 768 x 1536 x 1024
+// and 4096 x 4096 x 1024 stay whole). 3xTF32 (~0.94 us): ~12 and ~17 (2560 x 2560 x 1280 split
+// 1.13x faster).
+template <Tf32Mode kMode>
+constexpr TailCosts kTailCosts =
+    kMode == Tf32Mode::Tf32x3 ? TailCosts{12.0, 5.0} : TailCosts{24.0, 12.0};
 static_assert(kBK == 32, "kTailCosts are in times of a 32-deep k-tile: re-measure them with kBK");
 
 template <Tf32Mode kMode>
@@ -477,7 +480,7 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
   // many pieces (common/tail_split.cuh).
   return launch_with_tail(
       ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN), ops.kp / kBK, std::max(device_sm_count(), 1),
-      kTailCosts, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
+      kTailCosts<kMode>, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
       [&](bool tail, unsigned blocks, const TailSplit& split) {
         const auto kernel = tail ? tail_kernel : whole_kernel;
         kernel<<<blocks, kThreads, Cfg::kSmemBytes, stream>>>(p, tmap_a, tmap_a_small, tmap_b,
