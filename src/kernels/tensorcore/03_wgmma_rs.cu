@@ -360,7 +360,6 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   if (elected) bulk_wait_all();  // C written, and the staging read, before the block exits
 }
 
-
 // A tail whose tiles have many slots (kSeparateSumSlots, common/tail_split.cuh) is summed here
 // instead of by each tile's completing block, on all SMs. Slot float x is acc[a] of consumer
 // thread t, x = a * 256 + t, and acc[4j + 2h + e] is C(row 8j + 2 in_group + e, column col + h)

@@ -3,7 +3,7 @@
 # rung 13's auto_suits by time estimates (docs/perf-notes.md, twenty-third session).
 # 1. The new build's case matrices of rung 13, tc-03, tc-04 and the Api tests.
 # 2. auto's choice on the device for every call of runs 154, 155, 162 and the held-out set
-#    (auto_probe.cpp; rule.py must print the same).
+#    (run157/auto_probe.cpp, linked with this build; rule.py must print the same).
 # 3. Held-out shapes (not in run 162's fit), RowMajor NN: rung 13 and tc-03 in run 162's builds
 #    that always / never split and in the new build, rung 10 in the new build.
 # 4. The calls whose rung-13 decision changed, in RowMajor NT / TN and ColMajor NN: rungs 13, 10.
