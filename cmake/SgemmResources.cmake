@@ -6,8 +6,7 @@
 set(SGEMM_RESOURCES_TSV "${PROJECT_BINARY_DIR}/kernel_resources.tsv")
 set(SGEMM_RESOURCES_INC "${PROJECT_BINARY_DIR}/generated/kernel_resources.inc")
 
-find_package(Python3 COMPONENTS Interpreter)
-if(NOT Python3_Interpreter_FOUND)
+if(NOT Python3_Interpreter_FOUND)  # found in CMakeLists.txt
   message(NOTICE "sgemm: python3 not found: the kernel resource report is empty and its host test fails")
   file(WRITE "${SGEMM_RESOURCES_TSV}" "")
   file(WRITE "${SGEMM_RESOURCES_INC}" "R\"tsv()tsv\"\n")
