@@ -17,7 +17,10 @@ An FFMA may move to a position only if there
   - the loads it reads, or whose destination it overwrites, are complete: at or after a wait on
     the scoreboard of that load or of a later one (shared loads complete in order, as ptxas
     assumes),
-  - it does not cross a branch or any instruction it shares a register with.
+  - it does not cross a branch or any instruction it shares a register with, and it does not
+    move earlier at all if it overwrites a source of another instruction before it (a shared
+    load reads its address at a variable time: ptxas guards that by a wait on the load's read
+    barrier, or by distance alone, both kept only if the FFMA stays where it was or later).
 A greedy pass fills the positions in order, taking among the FFMAs allowed there the one with
 the fewest extra register-file cycles (two banks, by register parity: three reads, or two of one
 parity, take two cycles), then the fewest reads (a factor shared with the previous FFMA comes
@@ -151,11 +154,16 @@ def constraints(body):
                     edges.add((j, i, kj == 'w' and kind == 'r'))
                 elif body[i].is_ffma:
                     lo[i] = max(lo[i], j + 1)
+                    if kj == 'r':               # overwrites a source of j: see late_readers
+                        lo[i] = max(lo[i], i)
                     if kj == 'w' and body[j].op.startswith('LDS'):
                         lo[i] = max(lo[i], first_complete(done, n, j, 0))
                 elif body[j].is_ffma:
                     hi[j] = min(hi[j], i)
         writes = [i for i, kind in seq if kind == 'w']
+        if writes and body[writes[0]].is_ffma and any(
+                kind == 'r' and not body[j].is_ffma for j, kind in seq if j > writes[-1]):
+            lo[writes[0]] = max(lo[writes[0]], writes[0])   # a source of last pass' instruction
         if writes and body[writes[-1]].op.startswith('LDS'):   # a load of the previous pass
             for i, kind in seq:
                 if i > writes[0]:
@@ -263,8 +271,13 @@ def rewrite(body, at):
     return out
 
 
+def require(ok, what):
+    if not ok:
+        raise RuntimeError('ffma_reorder: the rewritten loop fails a check: ' + what)
+
+
 def check(body, new):
-    """Asserts that the rewritten loop computes what ptxas' loop computes."""
+    """Raises unless the rewritten loop computes what ptxas' loop computes."""
     n = len(body)
     old = [x.registers() + (p,) for p, x in enumerate(body)]
     mine = [(w, r, ident) for _, _, w, r, ident in new]
@@ -281,7 +294,7 @@ def check(body, new):
             for r in written:
                 last[r] = ident
         return src, last
-    assert producers(old) == producers(mine), 'a register would be read from another producer'
+    require(producers(old) == producers(mine), 'a register would be read from another producer')
     where = {ident: p for p, (_, _, ident) in enumerate(mine)}
     cycle = [0]
     for x in body:
@@ -294,9 +307,9 @@ def check(body, new):
         pc, pp = where[ident], where[s]
         if body[s].is_ffma and body[ident].is_ffma:
             gap = cycle[pc] - cycle[pp] if pp < pc else cycle[n] - cycle[pp] + cycle[pc]
-            assert gap >= LATENCY, 'FFMA latency'
+            require(gap >= LATENCY, 'FFMA latency')
         if body[s].op.startswith('LDS') and body[ident].is_ffma:
-            assert (done[pc] >= pp) if pp < pc else (done[n + pc] >= pp), 'load not complete'
+            require((done[pc] >= pp) if pp < pc else (done[n + pc] >= pp), 'load not complete')
     for p, (written, _, ident) in enumerate(mine):
         if not body[ident].is_ffma:
             continue
@@ -305,7 +318,15 @@ def check(body, new):
             while r not in mine[q % n][0]:
                 q -= 1
             if body[mine[q % n][2]].op.startswith('LDS'):
-                assert (done[p] >= q) if q >= 0 else (done[n + p] >= q + n), 'overwrites a pending load'
+                require((done[p] >= q) if q >= 0 else (done[n + p] >= q + n), 'overwrites a pending load')
+            k = q + 1                            # a source of an earlier non-FFMA instruction
+            late = any(r in mine[t % n][1] and not body[mine[t % n][2]].is_ffma for t in range(k, p))
+            require(not late or p >= ident, 'overwrites a source of an earlier instruction sooner')
+    for p, (enc, _, written, read, _) in enumerate(new):    # a reuse flag has its reader next
+        for s in (0, 1):
+            if body[p].is_ffma and enc >> REUSE_BIT[s] & 1:
+                require(p + 1 < n and body[p + 1].is_ffma and new[p + 1][3][s] == read[s]
+                        and read[s] not in written, 'a reuse flag without its reader')
 
 
 # --- object files --------------------------------------------------------------------------
