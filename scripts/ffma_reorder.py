@@ -26,7 +26,7 @@ the fewest extra register-file cycles (two banks, by register parity: three read
 parity, take two cycles), then the fewest reads (a factor shared with the previous FFMA comes
 from the cache), then one whose deadline is near, then ptxas' order.
 The result is checked independently (producers, latencies, load waits, around the back edge),
-written into the object file, disassembled again and compared with the expected text. A loop
+written into the object file, disassembled again and compared with the expected code. A loop
 that is not recognized, or for which the greedy pass finds no order, is kept as it is.
 
 Usage: ffma_reorder.py OBJECT -o OUT --kernel PREFIX --cuobjdump PATH --tsv REPORT
@@ -39,6 +39,8 @@ import struct
 import subprocess
 import sys
 import tempfile
+
+from resource_report import main_loop_range
 
 LATENCY = 4                                    # cycles from an FFMA to a reader of its result
 CONTROL = ((1 << 17) - 1) << 105               # stall, yield, barriers, wait mask: bits 105-121
@@ -61,8 +63,8 @@ class Inst:
         """(written, read) general registers; ValueError for an instruction not modelled."""
         regs = [int(r) for r in re.findall(r'\bR(\d+)\b', self.text)]
         if self.is_ffma:
-            if re.search(r'[-|]R|\bRZ\b|0x', self.text):
-                raise ValueError('FFMA with a modifier or an immediate: ' + self.text)
+            if re.search(r'^@|[-|]R|\bRZ\b|0x', self.text):
+                raise ValueError('FFMA with a predicate, a modifier or an immediate: ' + self.text)
             return [regs[0]], regs[1:]
         if self.op == 'LDS.128':
             return list(range(regs[0], regs[0] + 4)), regs[1:]
@@ -87,20 +89,13 @@ def disassemble(cuobjdump, path):
 
 
 def main_loop(insts):
-    """The innermost loop (a backward branch whose range holds no other) with the most FFMAs."""
-    best = None
+    """The main loop's instructions, as the resource report finds it (resource_report.py)."""
+    code = []
     for x in insts:
         m = re.search(r'\bBRA (0x[0-9a-f]+)', x.text)
-        if not m or int(m[1], 16) >= x.addr:
-            continue
-        body = [y for y in insts if int(m[1], 16) <= y.addr <= x.addr]
-        inner = not any(re.search(r'\bBRA (0x[0-9a-f]+)', y.text) and
-                        int(re.search(r'\bBRA (0x[0-9a-f]+)', y.text)[1], 16) < y.addr
-                        for y in body[:-1])
-        nffma = sum(y.is_ffma for y in body)
-        if inner and (best is None or nffma > sum(y.is_ffma for y in best)):
-            best = body
-    return best
+        code.append((x.addr, x.op, int(m[1], 16) if m else None))
+    loop = main_loop_range(code)
+    return [x for x in insts if loop[0] <= x.addr <= loop[1]] if loop else None
 
 
 # --- constraints ---------------------------------------------------------------------------

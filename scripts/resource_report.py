@@ -179,20 +179,30 @@ class WgmmaRegisterWatch:
             counts["hgmma_a_clobbers"] += 1
 
 
-def main_loop(code: list[tuple[int, str, int | None]]) -> tuple[int, int] | None:
-    """(instructions, FFMAs) per pass of one function's main loop, from its (address, opcode,
-    branch target or None) list; None when no innermost loop holds an FFMA."""
+def main_loop_range(code: list[tuple[int, str, int | None]]) -> tuple[int, int] | None:
+    """(first, last) address of one function's main loop, from its (address, opcode, branch
+    target or None) list: the innermost loop with the most FFMAs (the shorter on a tie); None
+    when no innermost loop holds an FFMA. scripts/ffma_reorder.py uses it too."""
     loops = [(target, address) for address, _, target in code
              if target is not None and target <= address]
     innermost = [(lo, hi) for lo, hi in loops
                  if not any(lo <= l2 and h2 <= hi and (l2, h2) != (lo, hi) for l2, h2 in loops)]
-    best = None
+    best, best_key = None, None
     for lo, hi in innermost:
         body = [op for a, op, _ in code if lo <= a <= hi]
         ffma = sum(op.split(".")[0] == "FFMA" for op in body)
-        if ffma and (best is None or (ffma, -len(body)) > (best[1], -best[0])):
-            best = (len(body), ffma)
+        if ffma and (best_key is None or (ffma, -len(body)) > best_key):
+            best, best_key = (lo, hi), (ffma, -len(body))
     return best
+
+
+def main_loop(code: list[tuple[int, str, int | None]]) -> tuple[int, int] | None:
+    """(instructions, FFMAs) per pass of one function's main loop; None without one."""
+    loop = main_loop_range(code)
+    if loop is None:
+        return None
+    body = [op for a, op, _ in code if loop[0] <= a <= loop[1]]
+    return len(body), sum(op.split(".")[0] == "FFMA" for op in body)
 
 
 def parse(dump: str) -> list[dict]:
