@@ -182,11 +182,16 @@ class WgmmaRegisterWatch:
 def main_loop_range(code: list[tuple[int, str, int | None]]) -> tuple[int, int] | None:
     """(first, last) address of one function's main loop, from its (address, opcode, branch
     target or None) list: the innermost loop with the most FFMAs (the shorter on a tie); None
-    when no innermost loop holds an FFMA. scripts/ffma_reorder.py uses it too."""
+    when no innermost loop holds an FFMA. A loop without FFMAs that branches back to a loop's
+    first instruction (a barrier's retry) does not make that loop an outer one.
+    scripts/ffma_reorder.py uses it too."""
+    def ffmas(lo, hi):
+        return sum(op.split(".")[0] == "FFMA" for a, op, _ in code if lo <= a <= hi)
     loops = [(target, address) for address, _, target in code
              if target is not None and target <= address]
     innermost = [(lo, hi) for lo, hi in loops
-                 if not any(lo <= l2 and h2 <= hi and (l2, h2) != (lo, hi) for l2, h2 in loops)]
+                 if not any(lo <= l2 and h2 <= hi and (l2, h2) != (lo, hi)
+                            and not (l2 == lo and ffmas(l2, h2) == 0) for l2, h2 in loops)]
     best, best_key = None, None
     for lo, hi in innermost:
         body = [op for a, op, _ in code if lo <= a <= hi]
