@@ -194,10 +194,9 @@ def main_loop_range(code: list[tuple[int, str, int | None]]) -> tuple[int, int] 
                             and not (l2 == lo and ffmas(l2, h2) == 0) for l2, h2 in loops)]
     best, best_key = None, None
     for lo, hi in innermost:
-        body = [op for a, op, _ in code if lo <= a <= hi]
-        ffma = sum(op.split(".")[0] == "FFMA" for op in body)
-        if ffma and (best_key is None or (ffma, -len(body)) > best_key):
-            best, best_key = (lo, hi), (ffma, -len(body))
+        key = (ffmas(lo, hi), -sum(lo <= a <= hi for a, _, _ in code))
+        if key[0] and (best_key is None or key > best_key):
+            best, best_key = (lo, hi), key
     return best
 
 
