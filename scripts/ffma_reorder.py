@@ -149,7 +149,7 @@ def constraints(body):
                     edges.add((j, i, kj == 'w' and kind == 'r'))
                 elif body[i].is_ffma:
                     lo[i] = max(lo[i], j + 1)
-                    if kj == 'r':               # overwrites a source of j: see late_readers
+                    if kj == 'r':               # overwrites a source of j: never earlier (check())
                         lo[i] = max(lo[i], i)
                     if kj == 'w' and body[j].op.startswith('LDS'):
                         lo[i] = max(lo[i], first_complete(done, n, j, 0))
