@@ -1,5 +1,5 @@
 # The build-time resource report of every kernel (registers, shared memory, spills, SASS mix).
-# scripts/resource_report.py reads libsgemm.a with cuobjdump after each link and writes
+# tools/sass/resource_report.py reads libsgemm.a with cuobjdump after each link and writes
 #   kernel_resources.tsv                  read by tests/host/test_resources.cpp
 #   generated/kernel_resources.inc        the same text as a C++ raw string, for sgemm-bench
 # A target that includes the .inc needs add_dependencies(<target> sgemm_resources).
@@ -24,10 +24,10 @@ endif()
 # DEPENDS on the library target re-runs the report whenever libsgemm.a is relinked.
 add_custom_command(
   OUTPUT "${SGEMM_RESOURCES_TSV}" "${SGEMM_RESOURCES_INC}"
-  COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/scripts/resource_report.py"
+  COMMAND Python3::Interpreter "${PROJECT_SOURCE_DIR}/tools/sass/resource_report.py"
           $<TARGET_FILE:sgemm> ${_report_args}
           --tsv "${SGEMM_RESOURCES_TSV}" --inc "${SGEMM_RESOURCES_INC}"
-  DEPENDS sgemm "${PROJECT_SOURCE_DIR}/scripts/resource_report.py"
+  DEPENDS sgemm "${PROJECT_SOURCE_DIR}/tools/sass/resource_report.py"
   COMMENT "Resource report of every kernel (cuobjdump -res-usage -sass libsgemm.a)"
   VERBATIM)
 add_custom_target(sgemm_resources ALL DEPENDS "${SGEMM_RESOURCES_TSV}" "${SGEMM_RESOURCES_INC}")

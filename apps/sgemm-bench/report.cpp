@@ -13,7 +13,7 @@
 namespace sgemm::bench {
 namespace {
 
-// The TSV scripts/resource_report.py wrote from the compiled library (see docs/ladder.md).
+// The TSV tools/sass/resource_report.py wrote from the compiled library (see docs/ladder.md).
 constexpr std::string_view kResourcesTsv =
 #include "kernel_resources.inc"
     ;

@@ -73,6 +73,15 @@ int device_sm_count();
 inline constexpr std::string_view kVec4Requirement =
     "A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4";
 
+// Calls f.template operator()<AKMajor, BKMajor>() with the call's majorness as template arguments:
+// the blocked rungs compile one kernel per storage order of A and of B.
+template <class F>
+decltype(auto) with_majorness(const Canonical& p, F&& f) {
+  if (p.a_k_major)
+    return p.b_k_major ? f.template operator()<true, true>() : f.template operator()<true, false>();
+  return p.b_k_major ? f.template operator()<false, true>() : f.template operator()<false, false>();
+}
+
 }  // namespace sgemm::detail
 
 #define SGEMM_KERNEL_ENTRIES(token) \

@@ -200,7 +200,7 @@ TEST_P(CaseMatrix, SanitizerShapes) {
 }
 
 // A row of tiles and a long k, for compute-sanitizer: rung 13 and tc-03 (both modes) cut them
-// all along k over 132 SMs (common/tail_split.cuh), with ranges that cross tiles' edges and
+// all along k over 132 SMs (pipeline/tail_split.cuh), with ranges that cross tiles' edges and
 // fixups that add dozens of partial sums; beta == 0 with aligned rows sends tc-03's stores
 // through TMA. Every kernel runs it; scripts/gpu-check runs it under the sanitizers only for the
 // kernels with a tail split (under racecheck, every tiled kernel together took 281 s on it).
@@ -210,7 +210,7 @@ TEST_P(CaseMatrix, SanitizerTailShapes) {
   check(with_lds(long_k, 0, k), 5100);
 }
 
-// The tail split (common/tail_split.cuh) on 132 SMs (H100 SXM, H200), with whole tiles before
+// The tail split (pipeline/tail_split.cuh) on 132 SMs (H100 SXM, H200), with whole tiles before
 // it: RowMajor 2100 x 2200 is 153 of rung 13's 128 x 256 tiles (132 whole, 21 cut along k), 306
 // of tc-03's 128 x 128 in 3xTF32 (264, 42) and 162 of its 256 x 128 in Tf32 (132, 30; ColMajor
 // swaps m and n); k = 2401 is long enough for each to split and ends in a partial k-tile.

@@ -1,6 +1,6 @@
 // What each rung claims about its compiled code, checked on the SASS of libsgemm.a.
 //
-// scripts/resource_report.py turns `cuobjdump -res-usage -sass libsgemm.a` into one row per
+// tools/sass/resource_report.py turns `cuobjdump -res-usage -sass libsgemm.a` into one row per
 // kernel instantiation and architecture (kernel_resources.tsv, made by every build). A claim
 // covers every row whose slug starts with its rung ("simt-05" covers simt-05-blocktile-2d and
 // all its instantiations). A rung whose file is not written yet is skipped; once the file
@@ -216,7 +216,7 @@ TEST_P(RungClaim, HoldsForEveryInstantiation) {
     }
     if (claim.checks & kWgmmaARegisters) {
       EXPECT_EQ(number(row, clobbers), 0)
-          << where << "writes to the A registers of a wgmma in flight (see scripts/"
+          << where << "writes to the A registers of a wgmma in flight (see tools/sass/"
           << "resource_report.py, hgmma_a_clobbers)";
     }
     if (claim.max_registers > 0) {

@@ -1,9 +1,9 @@
-// The tail split's cost model (kernels/common/tail_costs.hpp): which calls cut their last round.
+// The tail split's cost model (kernels/pipeline/tail_costs.hpp): which calls cut their last round.
 #include <gtest/gtest.h>
 
 #include <climits>
 
-#include "kernels/common/tail_costs.hpp"
+#include "kernels/pipeline/tail_costs.hpp"
 
 namespace {
 

@@ -15,7 +15,7 @@
 
 #include <cute/tensor.hpp>
 
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 
 namespace sgemm::detail {
 namespace {

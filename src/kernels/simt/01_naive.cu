@@ -4,7 +4,7 @@
 // threadIdx.x. Consecutive threads of a warp therefore walk down a column of C: their reads of A
 // and their writes of C are 4*lda and 4*ldc bytes apart, so each warp-wide access costs 32
 // separate memory transactions. That is the waste rung 02 removes.
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -3,7 +3,7 @@
 // Seed 000, kernel 2. threadIdx.x now runs along a row of C, so the 32 threads of a warp read
 // 32 consecutive floats of B (one 128-byte transaction instead of 32), share one element of A
 // (a broadcast) and write 32 consecutive floats of C. Nothing else changes.
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -8,7 +8,7 @@
 // nothing), and only in-range elements of C are written. The loading threads follow the
 // contiguous dimension of each operand, so either storage order loads coalesced; the +1 column
 // keeps the transposed stores of an M-major A free of bank conflicts.
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 
 namespace sgemm::detail {
 namespace {

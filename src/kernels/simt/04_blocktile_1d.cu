@@ -5,8 +5,8 @@
 // 8 * (t / 64) .. + 7. In each k-step it reads one element of B into a register and reuses it for
 // 8 FMAs, against 8 elements of A that the whole warp shares (one broadcast each). Shared loads per
 // FMA drop from 2 (rung 03) to 9/8; rung 05 goes on to reuse the A values too.
-#include "kernels/common/operand.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/operand.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

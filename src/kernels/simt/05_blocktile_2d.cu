@@ -4,8 +4,8 @@
 // 128 x 8 tiles of A and 8 x 128 tiles of B. In each k-step a thread loads a column of 8 values of
 // A and a row of 8 values of B into registers and does their outer product: 64 FMAs for 16 shared
 // loads, where rung 04 needed 9 loads for 8 FMAs. The 8 x 8 accumulators stay in registers.
-#include "kernels/common/operand.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/operand.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -11,8 +11,8 @@
 //  - registers -> C: float4 stores (store_c4), scalar at the right edge of C.
 #pragma once
 
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -18,8 +18,8 @@
 // transposed stores of a K-major operand conflict-free as in rung 07.
 #pragma once
 
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -35,10 +35,10 @@
 //    memory, which also removes one of the two barriers.)
 //
 // The warp's stores of C are float4 along rows: 8 lanes write 128 contiguous bytes.
-// Operands, edges and alignment are handled as in rungs 06-09 (common/tile_loader.cuh):
+// Operands, edges and alignment are handled as in rungs 06-09 (simt/tile_loader.cuh):
 // any M, N, K and majorness; requires needs_vec4.
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

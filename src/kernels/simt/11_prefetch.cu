@@ -26,7 +26,7 @@
 //
 // float4 global loads need 16-byte aligned rows (needs_vec4); every shape still works because
 // the tile loader zero-fills, element by element, whatever lies past the edges of A and B.
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 #include "kernels/simt/11_prefetch.cuh"
 
 namespace sgemm::detail {

@@ -16,8 +16,8 @@
 
 #include <cstdint>
 
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -27,8 +27,8 @@
 // Edges: cp.async's src-size operand copies only the bytes inside the matrix and zero-fills the
 // rest of the destination, so a tile hanging over any edge is filled with zeros and nothing
 // outside A or B is read. The 16-byte copies need 16-byte aligned rows: needs_vec4.
-#include "kernels/common/cp_async.cuh"
-#include "kernels/common/operand.cuh"
+#include "kernels/arch/cp_async.cuh"
+#include "kernels/operand.cuh"
 #include "kernels/simt/11_prefetch.cuh"
 
 namespace sgemm::detail {

@@ -16,7 +16,7 @@
 // - A persistent grid: one CTA per SM loops over tiles, and the producer runs into the next tile
 //   while the consumers write the last one out. Tiles are numbered kGroupM tile-rows at a time, so
 //   that the CTAs working at the same time share panels of A and B in L2.
-// - The last round as a second kernel (stream-K for the tail, common/tail_split.cuh): with T
+// - The last round as a second kernel (stream-K for the tail, pipeline/tail_split.cuh): with T
 //   tiles on G CTAs, the R = T mod G tiles of the last round (4096³: 512 tiles on 132 SMs, the
 //   fourth round 116/132 full) are cut along k over all SMs by a tail kernel, the same template
 //   with kTail set. Where that leaves a tile's sums in many slots (few tiles, long k), a third
@@ -37,11 +37,13 @@
 // address, which half of a row, XOR bit 7, which line of a pair) swaps the halves in every other
 // line, so the 8 chunks land in 8 different bank groups. With these strides the swizzle term is a
 // compile-time constant (A) or fixed per thread (B).
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/hopper.cuh"
-#include "kernels/common/operand.cuh"
-#include "kernels/common/tail_split.cuh"
-#include "kernels/common/tile_loader.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/arch/hopper.cuh"
+#include "kernels/operand.cuh"
+#include "kernels/pipeline/tail_split.cuh"
+#include "kernels/pipeline/tile_order.cuh"
+#include "kernels/pipeline/tma_ring.cuh"
+#include "kernels/simt/tile_loader.cuh"
 
 #ifdef SGEMM_HAS_SM90A
 #include <algorithm>
@@ -64,8 +66,8 @@ constexpr int kConsumerWarps = kWarpsM * kWarpsN, kConsumerThreads = kConsumerWa
 constexpr int kWarpgroup = 128, kThreads = kWarpgroup + kConsumerThreads;  // 384
 constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
 constexpr int kStageBytes = kATileBytes + kBTileBytes;
-// The stages, then the full and empty barriers; + slack to align the stages to 1024 bytes by hand.
-constexpr int kSmemBytes = kStages * kStageBytes + 2 * kStages * 8 + 1024;
+using Ring = TmaRing<kStages, kStageBytes>;  // the stages, their full and empty barriers
+constexpr int kSmemBytes = Ring::kSmemBytes;
 constexpr int kSlotFloats = kTM * kTN * kConsumerThreads;  // a tile's partial sums (tail split)
 static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
 static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
@@ -86,24 +88,17 @@ struct TileOrder {
 // 128 * 40 + 256 * 232 = 64512 registers: what 384 threads at the launch-bounds limit of 168 hold.
 constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 
-// The mbarrier, TMA and setmaxnreg wrappers are in common/hopper.cuh; this one only rung 13 uses.
+// The mbarrier, TMA and setmaxnreg wrappers are in arch/hopper.cuh; this one only rung 13 uses.
 __device__ __forceinline__ void prefetch_tensor_map(const CUtensorMap& map) {
   asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<std::uint64_t>(&map))
                : "memory");
 }
 
-constexpr int kGroupM = 8;  // tile-rows per group of the tile order
-
-// Tile t of the persistent loop. Consecutive t run down kGroupM tile-rows, then move one
-// tile-column right: the CTAs working at the same time read few distinct panels of A and B.
-__device__ void tile_coords(const TileOrder& order, std::int64_t t, std::int64_t& tile_m,
-                            std::int64_t& tile_n) {
-  const std::int64_t per_group = kGroupM * order.tiles_n;
-  const std::int64_t first_m = t / per_group * kGroupM;
-  const std::int64_t rows = order.tiles_m - first_m < kGroupM ? order.tiles_m - first_m : kGroupM;
-  const std::int64_t local = t % per_group;
-  tile_m = first_m + local % rows;
-  tile_n = local / rows;
+// Tile t of the persistent loop, in the grouped order (pipeline/tile_order.cuh): the CTAs working
+// at the same time read few distinct panels of A and B.
+__device__ __forceinline__ void tile_coords(const TileOrder& order, std::int64_t t,
+                                            std::int64_t& tile_m, std::int64_t& tile_n) {
+  grouped_tile(t, order.tiles_m, order.tiles_n, tile_m, tile_n);
 }
 
 // The tiles the whole-tile kernel computes: 0 .. whole_tiles - 1. (Passing the count as a kernel
@@ -339,7 +334,7 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
   }
 }
 
-// A tail whose tiles have many slots (kSeparateSumSlots, common/tail_split.cuh) is summed here
+// A tail whose tiles have many slots (kSeparateSumSlots, pipeline/tail_split.cuh) is summed here
 // instead of by each tile's completing block: the slots' floats are spread over all SMs. Thread x
 // of tile blockIdx.y adds slot float x over the tile's slots in k order, as sum_tail_tile does
 // (the same sums, bit for bit), and stores it where store_tile would: slot float x is acc[i][j] of
@@ -376,21 +371,15 @@ __global__ void __launch_bounds__(kThreads, 1)
                        const __grid_constant__ CUtensorMap tmap_b, const TileOrder order,
                        const bool c_vec4, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  extern __shared__ unsigned char smem[];
-  // The swizzled TMA boxes want 1024-byte aligned stages.
-  unsigned char* stages = smem + (1024 - smem_address(smem) % 1024) % 1024;
+  extern __shared__ std::uint8_t smem[];
+  const Ring ring(smem);      // 1024-byte aligned stages, for the swizzled TMA boxes
+  ring.init(kConsumerWarps);  // one arrival per consumer warp empties a stage
+  // Stage s and its barriers from stage 0's, as produce() and consume() walk them. (Taken from
+  // ring.stages rather than ring.base: ptxas then allocates the k-loop's registers as the SASS
+  // reorder expects.)
+  const unsigned char* stages = ring.stages;
   const std::uint32_t stages_addr = smem_address(stages);
-  const std::uint32_t full_bar = stages_addr + kStages * kStageBytes;  // stage s: + 8 s
-  const std::uint32_t empty_bar = full_bar + kStages * 8;
-
-  if (threadIdx.x == 0) {
-    for (int s = 0; s < kStages; ++s) {
-      mbar_init(full_bar + 8 * s, 1);                  // the producer's arrive.expect_tx
-      mbar_init(empty_bar + 8 * s, kConsumerWarps);    // one arrival per consumer warp
-    }
-    fence_barrier_init();
-  }
-  __syncthreads();
+  const std::uint32_t full_bar = stages_addr + Ring::kBarrierOffset, empty_bar = full_bar + kStages * 8;
 
   const int k_tiles = int((p.k + kBK - 1) / kBK);
   if (threadIdx.x < kWarpgroup) {

@@ -2,7 +2,7 @@
 // Tf32 (one product on operands rounded to TF32) and Fp32Tf32x3 (each operand split into
 // big + small TF32 parts, three products, FP32 accuracy).
 //
-// The operands come from the packing pass (common/tf32_pack.cuh): K-major, padded to whole
+// The operands come from the packing pass (tensorcore/pack.cuh): K-major, padded to whole
 // tiles, TF32-rounded, so this file is only the tile loop. A 128 x 128 block tile, 8 warps of
 // 64 x 32, k-tiles of 16 in a 4-stage cp.async ring. Shared tiles keep the packed K-major rows
 // (16 floats = four 16-byte chunks per row) with the chunk index XOR-ed by bits 1-2 of the row,
@@ -18,9 +18,10 @@
 // in correctly rounded FP32 adds and the tensor core only ever sums 32 products deep).
 #include <cstdint>
 
-#include "kernels/common/cp_async.cuh"
-#include "kernels/common/operand.cuh"
-#include "kernels/common/tf32_pack.cuh"
+#include "kernels/arch/cp_async.cuh"
+#include "kernels/operand.cuh"
+#include "kernels/pipeline/tile_order.cuh"
+#include "kernels/tensorcore/pack.cuh"
 
 namespace sgemm::detail {
 namespace {

@@ -34,9 +34,11 @@
 // flight while the next stage's barrier is awaited.
 #include <cstdint>
 
-#include "kernels/common/operand.cuh"
-#include "kernels/common/tf32_pack.cuh"
-#include "kernels/common/wgmma.cuh"
+#include "kernels/arch/wgmma.cuh"
+#include "kernels/operand.cuh"
+#include "kernels/pipeline/tile_order.cuh"
+#include "kernels/pipeline/tma_ring.cuh"
+#include "kernels/tensorcore/pack.cuh"
 
 namespace sgemm::detail {
 

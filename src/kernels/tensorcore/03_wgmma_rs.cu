@@ -27,7 +27,7 @@
 // - Persistent: one block per SM walks its tiles in the grouped order (3xTF32: in pairs along
 //   rows, see tile_at below); the producer runs on into the next tile while the consumers store
 //   the last. The partial last round goes to a second kernel, the same template with kTail set,
-//   that cuts it along k over all SMs (common/tail_split.cuh; at 8192³ in 3xTF32 the 32nd round
+//   that cuts it along k over all SMs (pipeline/tail_split.cuh; at 8192³ in 3xTF32 the 32nd round
 //   of 4 tiles cost 2.8%).
 // - With beta == 0 and C's rows 16-byte aligned at both ends, the consumers stage each 32-row
 //   chunk of the tile in shared memory and one thread hands it to TMA stores: the consumers go
@@ -42,10 +42,12 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tail_split.cuh"
-#include "kernels/common/tf32_pack.cuh"
-#include "kernels/common/wgmma.cuh"
+#include "kernels/arch/wgmma.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/pipeline/tail_split.cuh"
+#include "kernels/pipeline/tile_order.cuh"
+#include "kernels/pipeline/tma_ring.cuh"
+#include "kernels/tensorcore/pack.cuh"
 
 namespace sgemm::detail {
 
@@ -116,7 +118,7 @@ __device__ __forceinline__ int fragment_col_in_box(int warp, int group) {
   return (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
 }
 
-// kTail = false: the whole tiles; true: the tail's pieces (common/tail_split.cuh).
+// kTail = false: the whole tiles; true: the tail's pieces (pipeline/tail_split.cuh).
 template <Tf32Mode kMode, bool kTail>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_a_small,
@@ -360,7 +362,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   if (elected) bulk_wait_all();  // C written, and the staging read, before the block exits
 }
 
-// A tail whose tiles have many slots (kSeparateSumSlots, common/tail_split.cuh) is summed here
+// A tail whose tiles have many slots (kSeparateSumSlots, pipeline/tail_split.cuh) is summed here
 // instead of by each tile's completing block, on all SMs. Slot float x is acc[a] of consumer
 // thread t, x = a * 256 + t, and acc[4j + 2h + e] is C(row 8j + 2 in_group + e, column col + h)
 // of the block tile, as in rs_tiles' epilogue.
@@ -476,7 +478,7 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       return err;
   // Persistent: one block per SM at most, each walking its share of the tiles; the last round's
   // tiles cut along k over all SMs when that pays, their sums added over all SMs when a tile has
-  // many pieces (common/tail_split.cuh).
+  // many pieces (pipeline/tail_split.cuh).
   return launch_with_tail(
       ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN), ops.kp / kBK, std::max(device_sm_count(), 1),
       kTailCosts<kMode>, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,

@@ -43,10 +43,12 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "kernels/common/epilogue.cuh"
-#include "kernels/common/tf32_pack.cuh"
-#include "kernels/common/wgmma.cuh"
-#include "kernels/common/workspace.cuh"
+#include "kernels/arch/wgmma.cuh"
+#include "kernels/epilogue/store.cuh"
+#include "kernels/pipeline/tile_order.cuh"
+#include "kernels/pipeline/tma_ring.cuh"
+#include "kernels/tensorcore/pack.cuh"
+#include "runtime/workspace.hpp"
 
 namespace sgemm::detail {
 

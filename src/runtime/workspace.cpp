@@ -1,5 +1,5 @@
 // The library-owned memory pool behind the kernels' stream-ordered workspaces (workspace.cuh).
-#include "kernels/common/workspace.cuh"
+#include "runtime/workspace.hpp"
 
 #include <cstdint>
 #include <mutex>

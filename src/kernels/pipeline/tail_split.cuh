@@ -15,8 +15,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/common/hopper.cuh"
-#include "kernels/common/tail_costs.hpp"
+#include "kernels/arch/hopper.cuh"
+#include "kernels/pipeline/tail_costs.hpp"
 
 namespace sgemm::detail {
 

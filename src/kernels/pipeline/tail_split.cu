@@ -1,8 +1,8 @@
 // Host side of the tail split (tail_split.cuh).
 #include <climits>
 
-#include "kernels/common/tail_split.cuh"
-#include "kernels/common/workspace.cuh"
+#include "kernels/pipeline/tail_split.cuh"
+#include "runtime/workspace.hpp"
 
 namespace sgemm::detail {
 

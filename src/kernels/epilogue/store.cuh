@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "kernels/common/operand.cuh"
+#include "kernels/operand.cuh"
 
 namespace sgemm::detail {
 

@@ -15,7 +15,7 @@
 #ifdef SGEMM_HAS_SM90A
 #include <cstdint>
 
-#include "kernels/common/hopper.cuh"
+#include "kernels/arch/hopper.cuh"
 
 namespace sgemm::detail {
 

@@ -13,7 +13,7 @@
 
 #include <cstdint>
 
-#include "kernels/common/cp_async.cuh"  // smem_address
+#include "kernels/arch/cp_async.cuh"  // smem_address
 
 namespace sgemm::detail {
 
@@ -121,35 +121,6 @@ __device__ __forceinline__ void bulk_wait_all() {
 __device__ __forceinline__ void named_barrier(int id, int threads) {
   asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(threads) : "memory");
 }
-
-// kStages buffers of kStageBytes each in dynamic shared memory, aligned by hand to 1024 bytes
-// (what the 128-byte swizzle needs), then a "full" mbarrier per stage (the producer's
-// arrive.expect_tx, completed by the TMA unit's bytes) and an "empty" one (one arrival per
-// consumer warp that has finished reading the stage).
-template <int kStages, int kStageBytes>
-struct TmaRing {
-  static constexpr int kBarrierOffset = kStages * kStageBytes;
-  static constexpr int kSmemBytes = kBarrierOffset + 2 * kStages * 8 + 1024;  // + alignment slack
-
-  std::uint32_t base;  // shared address of stage 0
-
-  __device__ explicit TmaRing(const std::uint8_t* smem_raw)
-      : base((smem_address(smem_raw) + 1023) & ~1023u) {}
-  __device__ std::uint32_t stage(int s) const { return base + s * kStageBytes; }
-  __device__ std::uint32_t full(int s) const { return base + kBarrierOffset + 8 * s; }
-  __device__ std::uint32_t empty(int s) const { return base + kBarrierOffset + 8 * (kStages + s); }
-  // Thread 0 initializes the barriers; the whole block then syncs.
-  __device__ void init(int consumer_warps) const {
-    if (threadIdx.x == 0) {
-      for (int s = 0; s < kStages; ++s) {
-        mbar_init(full(s), 1);
-        mbar_init(empty(s), consumer_warps);
-      }
-      fence_barrier_init();
-    }
-    __syncthreads();
-  }
-};
 
 // Warp specialization: a producer warpgroup gives registers back, the consumers take them.
 template <int kRegisters>

@@ -1,11 +1,11 @@
 // The packing pass, workspace and FP32 fallback of the tensor-core rungs (see tf32_pack.cuh).
-#include "kernels/common/tf32_pack.cuh"
+#include "kernels/tensorcore/pack.cuh"
 
 #include <algorithm>
 #include <cstdint>
 
-#include "kernels/common/operand.cuh"
-#include "kernels/common/workspace.cuh"
+#include "kernels/operand.cuh"
+#include "runtime/workspace.hpp"
 
 namespace sgemm::detail {
 namespace {

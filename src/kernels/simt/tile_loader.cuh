@@ -210,13 +210,4 @@ class Vec4TileLoader {
   float4 chunk_[kChunks];
 };
 
-// Calls f.template operator()<AKMajor, BKMajor>() with the call's majorness as template arguments:
-// the blocked rungs compile one kernel per storage order of A and of B.
-template <class F>
-decltype(auto) with_majorness(const Canonical& p, F&& f) {
-  if (p.a_k_major)
-    return p.b_k_major ? f.template operator()<true, true>() : f.template operator()<true, false>();
-  return p.b_k_major ? f.template operator()<false, true>() : f.template operator()<false, false>();
-}
-
 }  // namespace sgemm::detail
