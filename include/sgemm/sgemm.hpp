@@ -3,7 +3,7 @@
 //   C = alpha * op(A) * op(B) + beta * C        (float32 in, float32 out)
 //
 // The semantics are those of reference BLAS (column-major) and CBLAS (row-major);
-// see DESIGN.md in the repository for the full contract.
+// docs/design.md in the repository holds the full contract.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -24,20 +24,44 @@ enum class Math {
   Tf32,        // tensor cores, operands rounded to TF32 (fast, ~1e-3 relative error)
 };
 enum class Status { Success, InvalidValue, NotSupported, NoDevice, CudaError, OutOfMemory };
-enum class Track { Simt, Cute, TensorCore };  // the ladder a kernel belongs to
+// The ladder a kernel belongs to; Fallback is the library's kernel of last resort.
+enum class Track { Simt, Cute, TensorCore, Fallback };
 
 struct Options {
   std::string_view kernel = "auto";  // a registry slug, or "auto"
   Math math = Math::Fp32;
+  // Scratch memory the caller owns: with workspace set, the call takes its scratch from there
+  // (256-byte aligned, at least gemm_workspace_size bytes for a named kernel; `auto` passes over
+  // kernels that need more) and allocates nothing. Without it, the call takes scratch from a
+  // per-device pool, stream-ordered (see set_workspace_cache_limit).
+  void* workspace = nullptr;
+  std::size_t workspace_bytes = 0;
 };
 
-// Enqueues C = alpha * op(A) * op(B) + beta * C on `stream`. Never synchronizes, never throws.
-// Leading dimensions follow BLAS (ColMajor) and CBLAS (RowMajor): lda >= max(1, rows of A as
-// stored in the given layout's sense), likewise ldb and ldc.
+// Enqueues C = alpha * op(A) * op(B) + beta * C on `stream`, on the stream's device. Never
+// synchronizes, never throws; can be captured into a CUDA graph. Leading dimensions follow BLAS
+// (ColMajor) and CBLAS (RowMajor): lda >= max(1, rows of A as stored in the given layout's
+// sense), likewise ldb and ldc.
 Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
             float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
             float beta, float* c, std::int64_t ldc, cudaStream_t stream = nullptr,
             const Options& options = {});
+
+// The scratch bytes the same call of gemm() would take, in *bytes (0 for most calls). The
+// arguments are checked as gemm() checks them; the device is the stream's. Pass a workspace of
+// this size in Options to make the call allocate nothing.
+Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
+                           std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                           const float* b, std::int64_t ldb, float beta, const float* c,
+                           std::int64_t ldc, std::size_t* bytes, cudaStream_t stream = nullptr,
+                           const Options& options = {});
+
+// The per-device pools behind calls without Options::workspace keep up to this many bytes of
+// freed scratch for later calls (1 GiB by default); at a synchronization they give the rest back.
+void set_workspace_cache_limit(std::size_t bytes);
+// Gives every pool's unused scratch back to the driver. Scratch of calls still in flight is
+// returned once they complete and the caller synchronizes.
+Status release_workspace_cache();
 
 const char* to_string(Status);
 const char* to_string(Math);

@@ -7,6 +7,9 @@
 #include "api/gemm.hpp"
 #include "api/registry.hpp"
 #include "api/scale_c.hpp"
+#include "dispatch/dispatch.hpp"
+#include "runtime/device.hpp"
+#include "runtime/workspace.hpp"
 
 namespace sgemm {
 namespace {
@@ -62,6 +65,11 @@ Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
   if (!valid(op_a)) return bad("op_a: not N or T");
   if (!valid(op_b)) return bad("op_b: not N or T");
   if (!valid(options.math)) return bad("options.math: not a Math value");
+  if (options.workspace != nullptr &&
+      reinterpret_cast<std::uintptr_t>(options.workspace) % Workspace::kAlign != 0)
+    return bad("options.workspace: not 256-byte aligned");
+  if (options.workspace == nullptr && options.workspace_bytes != 0)
+    return bad("options.workspace_bytes: nonzero without options.workspace");
   if (m < 0) return bad("m = " + std::to_string(m) + " < 0");
   if (n < 0) return bad("n = " + std::to_string(n) + " < 0");
   if (k < 0) return bad("k = " + std::to_string(k) + " < 0");
@@ -79,6 +87,13 @@ Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
   if (!check_ld("lda", lda, a_lead) || !check_ld("ldb", ldb, b_lead) ||
       !check_ld("ldc", ldc, c_lead))
     return Status::InvalidValue;
+  if (options.kernel != "auto") {
+    const KernelEntry* e = find_kernel(options.kernel);
+    if (!e) return bad("options.kernel: no kernel named '" + std::string(options.kernel) + "'");
+    if (e->info.math != options.math)
+      return bad("options.kernel: '" + std::string(e->info.slug) + "' computes " +
+                 to_string(e->info.math) + " math but options.math is " + to_string(options.math));
+  }
   const Work work = plan(m, n, k, alpha, beta);
   if (work == Work::Multiply && a == nullptr) return bad("a is null");
   if (work == Work::Multiply && b == nullptr) return bad("b is null");
@@ -92,67 +107,105 @@ Work plan(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float bet
   return Work::Multiply;
 }
 
-Status select_kernel(const Canonical& p, const Options& options, const KernelEntry** chosen,
-                     std::string* message) {
-  *chosen = nullptr;
-  if (options.kernel != "auto") {
-    const KernelEntry* e = find_kernel(options.kernel);
-    if (!e) {
-      *message = "options.kernel: no kernel named '" + std::string(options.kernel) + "'";
-      return Status::InvalidValue;
-    }
-    if (e->info.math != options.math) {
-      *message = "options.kernel: '" + std::string(e->info.slug) + "' computes " +
-                 to_string(e->info.math) + " math but options.math is " + to_string(options.math);
-      return Status::InvalidValue;
-    }
-    if (std::string_view why = e->why_not(p); !why.empty()) {
-      *message = std::string(e->info.slug) + ": " + std::string(why);
-      return Status::NotSupported;
-    }
-    *chosen = e;
-    return Status::Success;
-  }
-  for (const KernelEntry& e : registry()) {
-    if (e.info.math != options.math || e.auto_priority <= 0) continue;
-    if ((!*chosen || e.auto_priority > (*chosen)->auto_priority) && e.why_not(p).empty() &&
-        (!e.auto_suits || e.auto_suits(p)))
-      *chosen = &e;
-  }
-  if (!*chosen) {
-    *message = std::string("auto: no registered kernel computes this call in ") +
-               to_string(options.math) + " math";
-    return Status::NotSupported;
-  }
-  return Status::Success;
-}
-
 }  // namespace detail
 
-Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
-            float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
-            float beta, float* c, std::int64_t ldc, cudaStream_t stream, const Options& options) {
+namespace {
+
+// What every entry point does first: checks the arguments, maps the call to the kernels' one
+// problem, and finds the stream's device.
+struct Call {
+  detail::Canonical p;
+  detail::Work work;
+  detail::Device device;
+};
+
+Status prepare(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+               float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+               float beta, const float* c, std::int64_t ldc, cudaStream_t stream,
+               const Options& options, Call* call) {
   std::string message;
   if (Status s = detail::validate(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
                                   ldc, options, &message);
       s != Status::Success)
     return fail(s, std::move(message));
+  call->p = detail::to_canonical(
+      {layout, op_a, op_b, m, n, k, a, lda, b, ldb, const_cast<float*>(c), ldc}, alpha, beta);
+  call->work = detail::plan(m, n, k, alpha, beta);
+  if (call->work == detail::Work::None) return Status::Success;
+  int ordinal = 0;
+  if (cudaError_t err = detail::stream_device(stream, &ordinal)) return from_cuda(err, "the stream's device");
+  if (cudaError_t err = detail::device_facts(ordinal, &call->device))
+    return from_cuda(err, "the device's attributes");
+  return Status::Success;
+}
 
-  const detail::Canonical p =
-      detail::to_canonical({layout, op_a, op_b, m, n, k, a, lda, b, ldb, c, ldc}, alpha, beta);
-  switch (detail::plan(m, n, k, alpha, beta)) {
-    case detail::Work::None: return Status::Success;
-    case detail::Work::ScaleC:
-      if (cudaError_t err = detail::scale_c(p.c, p.m, p.n, p.ldc, beta, stream))
-        return from_cuda(err, "scaling C");
-      return Status::Success;
-    case detail::Work::Multiply: break;
+std::size_t workspace_limit(const Options& options) {
+  return options.workspace ? options.workspace_bytes : SIZE_MAX;
+}
+
+}  // namespace
+
+Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
+            float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
+            float beta, float* c, std::int64_t ldc, cudaStream_t stream, const Options& options) {
+  Call call;
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream,
+                         options, &call);
+      s != Status::Success || call.work == detail::Work::None)
+    return s;
+  const detail::CurrentDevice current(call.device.ordinal);
+  if (current.error()) return from_cuda(current.error(), "making the stream's device current");
+  if (call.work == detail::Work::ScaleC) {
+    if (cudaError_t err = detail::scale_c(call.p.c, call.p.m, call.p.n, call.p.ldc, beta, stream))
+      return from_cuda(err, "scaling C");
+    return Status::Success;
   }
-  const detail::KernelEntry* kernel = nullptr;
-  if (Status s = detail::select_kernel(p, options, &kernel, &message); s != Status::Success)
+  detail::Decision decision;
+  std::string message;
+  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), &decision,
+                                &message);
+      s != Status::Success)
     return fail(s, std::move(message));
-  if (cudaError_t err = kernel->launch(p, stream))
-    return from_cuda(err, std::string(kernel->info.slug));
+  void* scratch = options.workspace;
+  if (!scratch)
+    if (cudaError_t err = detail::take_pooled(call.device.ordinal, decision.workspace_bytes,
+                                              stream, &scratch))
+      return from_cuda(err, "taking the workspace");
+  detail::Workspace workspace(scratch, decision.workspace_bytes);
+  cudaError_t err = decision.kernel->launch(
+      call.p, {stream, call.device, workspace, nullptr, decision.handoff});
+  if (scratch && !options.workspace)
+    if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;
+  if (err) return from_cuda(err, std::string(decision.kernel->info.slug));
+  return Status::Success;
+}
+
+Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
+                           std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                           const float* b, std::int64_t ldb, float beta, const float* c,
+                           std::int64_t ldc, std::size_t* bytes, cudaStream_t stream,
+                           const Options& options) {
+  if (bytes == nullptr) return fail(Status::InvalidValue, "bytes is null");
+  *bytes = 0;
+  Call call;
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream,
+                         options, &call);
+      s != Status::Success || call.work != detail::Work::Multiply)
+    return s;
+  detail::Decision decision;
+  std::string message;
+  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), &decision,
+                                &message);
+      s != Status::Success)
+    return fail(s, std::move(message));
+  *bytes = decision.workspace_bytes;
+  return Status::Success;
+}
+
+void set_workspace_cache_limit(std::size_t bytes) { detail::set_pool_cache_limit(bytes); }
+
+Status release_workspace_cache() {
+  if (cudaError_t err = detail::trim_pools()) return from_cuda(err, "trimming the pools");
   return Status::Success;
 }
 
@@ -182,6 +235,7 @@ const char* to_string(Track t) {
     case Track::Simt: return "simt";
     case Track::Cute: return "cute";
     case Track::TensorCore: return "tensorcore";
+    case Track::Fallback: return "fallback";
   }
   return "unknown Track";
 }

@@ -21,8 +21,4 @@ enum class Work {
 };
 Work plan(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float beta);
 
-// The kernel that runs `p` under `options`: a named one (checked) or the best `auto` choice.
-Status select_kernel(const Canonical& p, const Options& options, const KernelEntry** chosen,
-                     std::string* message);
-
 }  // namespace sgemm::detail

@@ -48,7 +48,16 @@ std::span<const KernelInfo> kernels() {
 
 bool KernelInfo::supports(const Problem& problem, std::string* reason) const {
   const detail::KernelEntry* entry = detail::find_kernel(slug);
-  std::string_view why = entry ? entry->why_not(detail::to_canonical(problem)) : "not registered";
+  detail::Device device;
+  int ordinal = 0;
+  std::string_view why;
+  if (!entry)
+    why = "not registered";
+  else if (cudaGetDevice(&ordinal) != cudaSuccess ||
+           detail::device_facts(ordinal, &device) != cudaSuccess)
+    why = "no usable CUDA device";
+  else
+    why = entry->why_not(detail::to_canonical(problem), device);
   if (reason) *reason = std::string(why);
   return why.empty();
 }

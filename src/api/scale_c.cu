@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "runtime/launch.hpp"
+
 namespace sgemm::detail {
 namespace {
 
@@ -24,8 +26,7 @@ cudaError_t scale_c(float* c, std::int64_t m, std::int64_t n, std::int64_t ldc, 
   const std::int64_t total = m * n;
   const int threads = 256;
   const std::int64_t blocks = std::min<std::int64_t>((total + threads - 1) / threads, 65536);
-  scale_c_kernel<<<unsigned(blocks), threads, 0, stream>>>(c, m, n, ldc, beta);
-  return cudaGetLastError();
+  return launch_kernel(scale_c_kernel, unsigned(blocks), threads, 0, stream, c, m, n, ldc, beta);
 }
 
 }  // namespace sgemm::detail

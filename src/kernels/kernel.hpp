@@ -8,10 +8,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string_view>
 
+#include "runtime/device.hpp"
+#include "runtime/workspace.hpp"
 #include "sgemm/sgemm.hpp"
 
 namespace sgemm::detail {
@@ -40,18 +43,37 @@ struct Canonical {
 
 Canonical to_canonical(const Problem& p, float alpha = 1.0f, float beta = 0.0f);
 
+struct KernelEntry;
+
+// What a launcher gets besides the problem.
+struct LaunchArgs {
+  cudaStream_t stream;
+  const Device& device;    // the stream's device, current during the launch
+  Workspace& workspace;    // at least workspace_bytes(p, device) bytes, for this call alone
+  // Null, or every kernel of the call returns at once unless *run_if != 0 when it starts: a call
+  // enqueued in case an earlier kernel raises that flag (a kernel with accepts_run_if only).
+  const int* run_if = nullptr;
+  // The kernel that takes the call over at run time when this one finds operands it cannot carry
+  // (a kernel with needs_handoff only; the dispatch chooses it, and it accepts run_if).
+  const KernelEntry* handoff = nullptr;
+};
+
 struct KernelEntry {
   KernelInfo info;
-  // Empty when the kernel computes `p` correctly, otherwise the reason it cannot.
-  std::string_view (*why_not)(const Canonical& p);
-  // Enqueues the kernel on `stream`. Precondition: why_not(p) is empty. Returns the launch error.
-  cudaError_t (*launch)(const Canonical& p, cudaStream_t stream);
-  // Preference of `auto` among the kernels of one math that support a call: higher wins.
-  // Set from measurements (docs/perf-notes.md); 0 means "never chosen by auto".
-  int auto_priority;
-  // Optional: whether `auto` should consider this kernel for `p` at all (a shape it is slow
-  // on, though correct). Null means every supported call.
-  bool (*auto_suits)(const Canonical& p) = nullptr;
+  // Empty when the kernel computes `p` correctly on `device`, otherwise the reason it cannot:
+  // every limit of the kernel (alignment, leading dimensions, TMA strides and coordinates, grid
+  // dimensions, k ranges) is a reason here, so that a launch of a supported call cannot fail on
+  // it. Argument validity (ld >= rows, ...) is checked by gemm(), not here.
+  std::string_view (*why_not)(const Canonical& p, const Device& device);
+  // Enqueues the kernel on args.stream. Precondition: why_not(p, device) is empty. Returns the
+  // first launch error, or cudaErrorMemoryAllocation if args.workspace is short.
+  cudaError_t (*launch)(const Canonical& p, const LaunchArgs& args);
+  // The scratch bytes a launch of `p` with this handoff (or none) takes from args.workspace,
+  // its handoff's included; null for none.
+  std::size_t (*workspace_bytes)(const Canonical& p, const Device& device,
+                                 const KernelEntry* handoff) = nullptr;
+  bool accepts_run_if = false;  // honours LaunchArgs::run_if
+  bool needs_handoff = false;   // hands calls it cannot carry to LaunchArgs::handoff
 };
 
 // --- requirement helpers shared by the kernel files ---------------------------------------
@@ -66,9 +88,12 @@ std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y);
 inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
 inline std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
 // A device of compute capability 9.0 (sm_90a instructions: wgmma, setmaxnreg).
-std::string_view needs_sm90(const Canonical& p);
-// The current device's multiprocessor count (read once per device); 0 when there is none.
-int device_sm_count();
+std::string_view needs_sm90(const Device& device);
+// sm_90a, and the driver's tensor-map encoder (TMA).
+std::string_view needs_sm90_tma(const Device& device);
+// A tensor map's limits (cuTensorMapEncodeTiled): every stride below 2^40 bytes and a multiple of
+// 16 bytes, every dimension below 2^32, coordinates below 2^31 (they are ints in PTX).
+std::string_view needs_tma_strides(std::int64_t ld_floats);
 
 inline constexpr std::string_view kVec4Requirement =
     "A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4";

@@ -1,4 +1,5 @@
-// Element access and the epilogue shared by the rungs that read operands one float at a time.
+// A matrix seen through two strides: how the rungs that read operands one float at a time
+// address A and B in any layout.
 #pragma once
 
 #include <cstdint>
@@ -30,11 +31,6 @@ inline StridedOperand operand_b(const Canonical& p) {
 inline StridedOperand operand_bt(const Canonical& p) {
   const StridedOperand b = operand_b(p);
   return {b.ptr, b.col_stride, b.row_stride};
-}
-
-// C = alpha * acc + beta * C, reading C only when beta != 0 (so NaN in C cannot leak in).
-__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
-  *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
 }
 
 }  // namespace sgemm::detail

@@ -5,7 +5,6 @@
 #include <set>
 #include <string>
 
-#include "api/gemm.hpp"
 #include "api/registry.hpp"
 #include "sgemm/sgemm.hpp"
 
@@ -40,7 +39,10 @@ TEST(Registry, LadderOrder) {
 // The slug names the track and rung: "simt-05-...", "cute-01-...", "tc-02-...".
 TEST(Registry, SlugMatchesTrackAndRung) {
   for (const KernelInfo& k : kernels()) {
-    const char* prefix = k.track == Track::Simt ? "simt-" : k.track == Track::Cute ? "cute-" : "tc-";
+    const char* prefix = k.track == Track::Simt         ? "simt-"
+                         : k.track == Track::Cute       ? "cute-"
+                         : k.track == Track::TensorCore ? "tc-"
+                                                        : "fallback-";
     char number[8];
     std::snprintf(number, sizeof number, "%02d-", k.rung);
     EXPECT_EQ(k.slug.substr(0, std::strlen(prefix)), prefix) << k.slug;
@@ -51,31 +53,6 @@ TEST(Registry, SlugMatchesTrackAndRung) {
 TEST(Registry, EveryRungOfTheFoundationIsThere) {
   for (const char* slug : {"simt-01-naive", "simt-02-coalesced", "simt-03-smem"})
     EXPECT_NE(detail::find_kernel(slug), nullptr) << slug;
-}
-
-// Every math mode that has kernels has an `auto` candidate without requirements on alignment
-// or leading dimensions, so `auto` can serve any valid call of that math.
-TEST(Registry, AutoAlwaysHasAFallbackForFp32) {
-  Problem p{Layout::RowMajor, Op::N, Op::N, 33, 17, 9, reinterpret_cast<const float*>(4), 9,
-            reinterpret_cast<const float*>(4), 17, reinterpret_cast<float*>(4), 17};
-  const detail::Canonical c = detail::to_canonical(p, 1, 0);
-  const detail::KernelEntry* chosen = nullptr;
-  std::string message;
-  ASSERT_EQ(detail::select_kernel(c, Options{}, &chosen, &message), Status::Success) << message;
-  EXPECT_TRUE(chosen->why_not(c).empty());
-}
-
-// auto picks, among kernels of the requested math that support the call, the highest priority.
-TEST(Registry, AutoPicksHighestPrioritySupported) {
-  Problem p{Layout::ColMajor, Op::T, Op::N, 256, 256, 256, reinterpret_cast<const float*>(256), 256,
-            reinterpret_cast<const float*>(256), 256, reinterpret_cast<float*>(256), 256};
-  const detail::Canonical c = detail::to_canonical(p, 1, 0);
-  const detail::KernelEntry* chosen = nullptr;
-  std::string message;
-  ASSERT_EQ(detail::select_kernel(c, Options{}, &chosen, &message), Status::Success) << message;
-  for (const detail::KernelEntry& e : detail::registry())
-    if (e.info.math == Math::Fp32 && e.why_not(c).empty() && (!e.auto_suits || e.auto_suits(c)))
-      EXPECT_LE(e.auto_priority, chosen->auto_priority) << e.info.slug << " beats " << chosen->info.slug;
 }
 
 TEST(Registry, SupportsExplainsRefusals) {

@@ -14,21 +14,15 @@
 #include <cstdint>
 
 #include "kernels/arch/cp_async.cuh"  // smem_address
+#include "runtime/driver.hpp"
 
 namespace sgemm::detail {
 
-// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda);
-// null when the driver has none.
+// cuTensorMapEncodeTiled from the driver, through the runtime (no link against libcuda); null
+// when the driver has none (why_not checks Device::tensor_maps first).
 inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
-  static const PFN_cuTensorMapEncodeTiled_v12000 fn = [] {
-    void* ptr = nullptr;
-    cudaDriverEntryPointQueryResult found{};
-    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &ptr, 12000, cudaEnableDefault,
-                                         &found) != cudaSuccess ||
-        found != cudaDriverEntryPointSuccess)
-      ptr = nullptr;
-    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(ptr);
-  }();
+  static const auto fn =
+      reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(driver_entry("cuTensorMapEncodeTiled"));
   return fn;
 }
 

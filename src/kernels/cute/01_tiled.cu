@@ -15,7 +15,9 @@
 
 #include <cute/tensor.hpp>
 
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -106,17 +108,16 @@ __global__ void __launch_bounds__(kThreads) cute_01_tiled_kernel(Canonical p) {
     if (elem_less(tCcC(i), shape(mC))) store_c(&tCgC(i), tCrC(i), p.alpha, p.beta);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   // Tile coordinates are 32-bit; the margin keeps the rounding up to whole tiles in range.
   constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
   if (p.m >= kMaxDim || p.n >= kMaxDim || p.k >= kMaxDim) return "needs m, n, k < 2^30";
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  cute_01_tiled_kernel<<<grid, kThreads, 0, stream>>>(p);
-  return cudaGetLastError();
+  return launch_kernel(cute_01_tiled_kernel, grid, kThreads, 0, args.stream, p);
 }
 
 }  // namespace
@@ -126,7 +127,7 @@ SGEMM_KERNEL_ENTRIES(cute_01_tiled) {
       {"cute-01-tiled", Track::Cute, 1,
        "CuTe tiled GEMM: local_tile / local_partition, copy then gemm per k-tile",
        Math::Fp32, "seed 004 (CuTe naive tile GEMM)", "m, n, k < 2^30"},
-      why_not, launch, 10}};
+      why_not, launch}};
   return entries;
 }
 

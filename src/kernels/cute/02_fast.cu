@@ -21,6 +21,7 @@
 #include <cute/tensor.hpp>
 
 #include "kernels/kernel.hpp"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -250,27 +251,23 @@ bool vector_copy_fits(const float* ptr, std::int64_t ld, bool k_major, std::int6
 template <class ACopy, class BCopy>
 cudaError_t launch_with(const Canonical& p, cudaStream_t stream) {
   auto* kernel = cute_02_fast_kernel<ACopy, BCopy>;
-  // More than the 48 KB a block gets without asking. The call is cheap, so it is made on every
-  // launch rather than remembered per device.
-  if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           kSmemBytes))
-    return e;
+  // More than the 48 KB a block gets without asking.
+  if (cudaError_t e = set_max_dynamic_smem(kernel, kSmemBytes)) return e;
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  kernel<<<grid, kThreads, kSmemBytes, stream>>>(p, ACopy::stride(p.lda, p.a_k_major),
-                                                 BCopy::stride(p.ldb, p.b_k_major));
-  return cudaGetLastError();
+  return launch_kernel(kernel, grid, kThreads, kSmemBytes, stream, p,
+                       ACopy::stride(p.lda, p.a_k_major), BCopy::stride(p.ldb, p.b_k_major));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const bool vector_a = vector_copy_fits(p.a, p.lda, p.a_k_major, p.m);
   const bool vector_b = vector_copy_fits(p.b, p.ldb, p.b_k_major, p.n);
-  if (vector_a && vector_b) return launch_with<VectorCopy, VectorCopy>(p, stream);
-  if (vector_a) return launch_with<VectorCopy, ScalarCopy>(p, stream);
-  if (vector_b) return launch_with<ScalarCopy, VectorCopy>(p, stream);
-  return launch_with<ScalarCopy, ScalarCopy>(p, stream);
+  if (vector_a && vector_b) return launch_with<VectorCopy, VectorCopy>(p, args.stream);
+  if (vector_a) return launch_with<VectorCopy, ScalarCopy>(p, args.stream);
+  if (vector_b) return launch_with<ScalarCopy, VectorCopy>(p, args.stream);
+  return launch_with<ScalarCopy, ScalarCopy>(p, args.stream);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   // Tile coordinates are 32-bit; the margin keeps the rounding up to whole tiles in range.
   constexpr std::int64_t kMaxDim = std::int64_t(1) << 30;
   if (p.m >= kMaxDim || p.n >= kMaxDim || p.k >= kMaxDim) return "needs m, n, k < 2^30";
@@ -284,7 +281,7 @@ SGEMM_KERNEL_ENTRIES(cute_02_fast) {
       {"cute-02-fast", Track::Cute, 2,
        "fast CuTe SGEMM: cp.async TiledCopy, padded conflict-free smem, FMA TiledMMA, 3 stages",
        Math::Fp32, "seed 004, taken to a pipelined 128 x 128 tile", "m, n, k < 2^30"},
-      why_not, launch, 17}};
+      why_not, launch}};
   return entries;
 }
 

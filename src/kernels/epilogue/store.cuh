@@ -1,12 +1,16 @@
-// The vector epilogues: float4 for the vectorized CUDA-core rungs (06-10), float2 for
-// tensor-core rungs 03 and 04.
+// Storing results into C: C = alpha * acc + beta * C, with C read only when beta != 0 (so that
+// NaN or garbage in C cannot leak in), one float at a time or as float4 (the vectorized
+// CUDA-core rungs 06-10) or float2 (tensor-core rungs 03 and 04).
 #pragma once
 
 #include <cstdint>
 
-#include "kernels/operand.cuh"
-
 namespace sgemm::detail {
+
+// One element.
+__device__ __forceinline__ void store_c(float* c, float acc, float alpha, float beta) {
+  *c = beta == 0.0f ? alpha * acc : alpha * acc + beta * *c;
+}
 
 // C(row, col + j) = alpha * acc[j] + beta * C(row, col + j) for the j < 4 with col + j < n.
 // c_row = &C(row, 0), col % 4 == 0. When all four columns are inside C this is one 16-byte

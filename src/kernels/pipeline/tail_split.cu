@@ -2,7 +2,6 @@
 #include <climits>
 
 #include "kernels/pipeline/tail_split.cuh"
-#include "runtime/workspace.hpp"
 
 namespace sgemm::detail {
 
@@ -14,28 +13,21 @@ std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, Ta
   return saved > spent ? r : 0;
 }
 
+std::size_t tail_workspace_bytes(std::int64_t tail_tiles, int blocks, std::int64_t slot_floats) {
+  if (tail_tiles == 0) return 0;
+  return Workspace::rounded(std::size_t(2 * blocks * slot_floats) * sizeof(float)) +
+         Workspace::rounded(std::size_t(tail_tiles) * sizeof(int));
+}
+
 cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
-                                std::int64_t slot_floats, cudaStream_t stream, void** workspace,
-                                bool completing) {
+                                std::int64_t slot_floats, Workspace& workspace,
+                                cudaStream_t stream, bool completing) {
   tail.range = int((tail.tiles * k_tiles + blocks - 1) / blocks);
-  cudaMemPool_t pool;
-  if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-  const std::int64_t slot_bytes = 2 * blocks * slot_floats * std::int64_t(sizeof(float));
-  const std::int64_t bytes = slot_bytes + tail.tiles * std::int64_t(sizeof(int));
-  if (cudaError_t err = cudaMallocFromPoolAsync(workspace, std::size_t(bytes), pool, stream);
-      err != cudaSuccess)
-    return err;
-  tail.slots = static_cast<float*>(*workspace);
-  tail.summed = reinterpret_cast<int*>(static_cast<char*>(*workspace) + slot_bytes);
+  tail.slots = workspace.take<float>(2 * blocks * slot_floats);
+  tail.summed = workspace.take<int>(tail.tiles);
+  if (tail.slots == nullptr || tail.summed == nullptr) return cudaErrorMemoryAllocation;
   // 0xc0c0c0c0 = -1061109568: with k_tiles < 2^30 added, a count never reaches k_tiles.
-  if (cudaError_t err = cudaMemsetAsync(tail.summed, completing ? 0 : 0xc0,
-                                        tail.tiles * sizeof(int), stream);
-      err != cudaSuccess) {
-    cudaFreeAsync(*workspace, stream);
-    *workspace = nullptr;
-    return err;
-  }
-  return cudaSuccess;
+  return cudaMemsetAsync(tail.summed, completing ? 0 : 0xc0, tail.tiles * sizeof(int), stream);
 }
 
 }  // namespace sgemm::detail

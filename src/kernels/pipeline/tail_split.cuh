@@ -6,17 +6,18 @@
 // to the block's slot in a workspace, and the block whose piece completes a tile's k-tiles (an
 // atomic count) adds the tile's slots in k order and stores the tile: no block waits for another,
 // and the result does not depend on timing. A separate kernel, because a second k-loop in the
-// whole-tile kernel made ptxas assign that loop's registers worse (docs/perf-notes.md, third
-// session).
+// whole-tile kernel made ptxas assign that loop's registers worse (docs/experiments.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "kernels/arch/hopper.cuh"
 #include "kernels/pipeline/tail_costs.hpp"
+#include "runtime/workspace.hpp"
 
 namespace sgemm::detail {
 
@@ -140,14 +141,16 @@ __device__ __forceinline__ bool sum_tail_tile(const TailSplit& tail, int k_tiles
   return true;
 }
 
-// Sets tail.range, takes the workspace for `tail` (slots of slot_floats floats for 2 * blocks
-// pieces, then tail.tiles counters) from the pool on `stream` and sets the counters: to zero, or
-// (completing = false) to where no piece's count completes a tile, so that every block only
-// publishes its sums and a separate kernel adds them. On success *workspace is what to give back
-// with cudaFreeAsync after the last kernel that reads it.
+// The workspace a tail of `tail_tiles` tiles takes on `blocks` blocks: two slots of slot_floats
+// floats per block, then one counter per tail tile.
+std::size_t tail_workspace_bytes(std::int64_t tail_tiles, int blocks, std::int64_t slot_floats);
+
+// Sets tail.range, takes the workspace for `tail` (as tail_workspace_bytes counts it) and sets
+// the counters on `stream`: to zero, or (completing = false) to where no piece's count completes
+// a tile, so that every block only publishes its sums and a separate kernel adds them.
 cudaError_t take_tail_workspace(TailSplit& tail, int blocks, std::int64_t k_tiles,
-                                std::int64_t slot_floats, cudaStream_t stream, void** workspace,
-                                bool completing = true);
+                                std::int64_t slot_floats, Workspace& workspace,
+                                cudaStream_t stream, bool completing = true);
 
 // A tail tile's sums lie in ~blocks / R + 1 slots. From this many on, the completing block's
 // read-back (one SM reading every slot) costs more than a kernel that adds them on every SM: a
@@ -158,20 +161,19 @@ struct NoSeparateSum {};
 // Runs a persistent kernel pair over `tiles` tiles of k_tiles k-tiles on `sms` SMs:
 // launch(false, blocks, tail) for the whole tiles, then launch(true, sms, tail) for the tail when
 // tail_tiles cuts one off. `launch` launches and returns the launch's error; slot_floats is one
-// tile's partial sums. The workspace is taken before the first launch, so that a failed
-// allocation leaves C untouched, and given back after the last.
+// tile's partial sums. The tail's workspace (tail_workspace_bytes of the same tail_tiles) is
+// taken before the first launch, so that a short workspace leaves C untouched.
 // With `sum` (not NoSeparateSum), tails of at least kSeparateSumSlots slots per tile leave their
 // sums to sum(tail), launched after the tail kernel.
 template <class Launch, class Sum = NoSeparateSum>
 cudaError_t launch_with_tail(std::int64_t tiles, std::int64_t k_tiles, int sms, TailCosts costs,
-                             std::int64_t slot_floats, cudaStream_t stream, Launch&& launch,
-                             Sum&& sum = {}) {
+                             std::int64_t slot_floats, Workspace& workspace, cudaStream_t stream,
+                             Launch&& launch, Sum&& sum = {}) {
   TailSplit tail{int(tail_tiles(tiles, k_tiles, sms, costs)), 0, nullptr, nullptr};
   constexpr bool kCanSum = !std::is_same_v<std::decay_t<Sum>, NoSeparateSum>;
   const bool separate = kCanSum && tail.tiles > 0 && sms / tail.tiles + 1 >= kSeparateSumSlots;
-  void* workspace = nullptr;
   if (tail.tiles > 0)
-    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, slot_floats, stream, &workspace,
+    if (cudaError_t err = take_tail_workspace(tail, sms, k_tiles, slot_floats, workspace, stream,
                                               !separate);
         err != cudaSuccess)
       return err;
@@ -181,10 +183,6 @@ cudaError_t launch_with_tail(std::int64_t tiles, std::int64_t k_tiles, int sms, 
   if (err == cudaSuccess && tail.tiles > 0) err = launch(true, unsigned(sms), tail);
   if constexpr (kCanSum)
     if (err == cudaSuccess && separate) err = sum(tail);
-  if (workspace) {
-    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-    if (err == cudaSuccess) err = free_err;
-  }
   return err;
 }
 

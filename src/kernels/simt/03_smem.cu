@@ -8,7 +8,9 @@
 // nothing), and only in-range elements of C are written. The loading threads follow the
 // contiguous dimension of each operand, so either storage order loads coalesced; the +1 column
 // keeps the transposed stores of an M-major A free of bank conflicts.
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -42,14 +44,13 @@ __global__ void __launch_bounds__(kTile * kTile, 2) simt_03_smem_kernel(Canonica
   if (row < p.m && col < p.n) store_c(p.c + row * p.ldc + col, acc, p.alpha, p.beta);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   return needs_grid(ceil_div(p.n, kTile), ceil_div(p.m, kTile));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kTile), ceil_div(p.m, kTile));
-  simt_03_smem_kernel<<<grid, dim3(kTile, kTile), 0, stream>>>(p, operand_a(p), operand_b(p));
-  return cudaGetLastError();
+  return launch_kernel(simt_03_smem_kernel, grid, dim3(kTile, kTile), 0, args.stream, p, operand_a(p), operand_b(p));
 }
 
 }  // namespace
@@ -58,7 +59,7 @@ SGEMM_KERNEL_ENTRIES(simt_03_smem) {
   static const KernelEntry entries[] = {{
       {"simt-03-smem", Track::Simt, 3, "shared-memory blocking: 32 x 32 tiles staged per block",
        Math::Fp32, "seed 000, kernel 3 (shared memory cache-blocking)", "none"},
-      why_not, launch, 3}};
+      why_not, launch}};
   return entries;
 }
 

@@ -5,8 +5,10 @@
 // 8 * (t / 64) .. + 7. In each k-step it reads one element of B into a register and reuses it for
 // 8 FMAs, against 8 elements of A that the whole warp shares (one broadcast each). Shared loads per
 // FMA drop from 2 (rung 03) to 9/8; rung 05 goes on to reuse the A values too.
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/simt/tile_loader.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -54,16 +56,15 @@ __global__ void __launch_bounds__(kThreads) simt_04_blocktile_1d_kernel(Canonica
     if (row + i < m_left) store_c(p.c + (m0 + row + i) * p.ldc + n0 + col, acc[i], p.alpha, p.beta);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_04_blocktile_1d_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_04_blocktile_1d_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -73,7 +74,7 @@ SGEMM_KERNEL_ENTRIES(simt_04_blocktile_1d) {
       {"simt-04-blocktile-1d", Track::Simt, 4,
        "1D blocktiling: 8 results per thread down a column, one B load reused 8 times",
        Math::Fp32, "seed 000, kernel 4 (1D blocktiling)", "none"},
-      why_not, launch, 9}};
+      why_not, launch}};
   return entries;
 }
 

@@ -4,8 +4,10 @@
 // 128 x 8 tiles of A and 8 x 128 tiles of B. In each k-step a thread loads a column of 8 values of
 // A and a row of 8 values of B into registers and does their outer product: 64 FMAs for 16 shared
 // loads, where rung 04 needed 9 loads for 8 FMAs. The 8 x 8 accumulators stay in registers.
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/simt/tile_loader.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -62,16 +64,15 @@ __global__ void __launch_bounds__(kThreads) simt_05_blocktile_2d_kernel(Canonica
   }
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_05_blocktile_2d_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_05_blocktile_2d_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ SGEMM_KERNEL_ENTRIES(simt_05_blocktile_2d) {
       {"simt-05-blocktile-2d", Track::Simt, 5,
        "2D blocktiling: an 8 x 8 outer product per thread and k-step, in registers",
        Math::Fp32, "seed 000, kernel 5 (2D blocktiling); seed 002", "none"},
-      why_not, launch, 11}};
+      why_not, launch}};
   return entries;
 }
 

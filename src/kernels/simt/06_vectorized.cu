@@ -15,6 +15,7 @@
 // M/N edge of an M/N-major operand) is read element by element with zeros past the edge, and
 // the float4 store of C falls back to scalar stores at the right edge. Requires needs_vec4.
 #include "kernels/simt/06_vectorized.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -24,11 +25,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_06_vectorized_ker
   vectorized_block_tile<KOuterLayout<kBM>, KOuterLayout<kBN>, AKMajor, BKMajor>(p);
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_06_vectorized_kernel<AKMajor, BKMajor><<<vectorized_grid(p), kThreads, 0, stream>>>(p);
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_06_vectorized_kernel<AKMajor, BKMajor>, vectorized_grid(p), kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -38,7 +38,7 @@ SGEMM_KERNEL_ENTRIES(simt_06_vectorized) {
       {"simt-06-vectorized", Track::Simt, 6,
        "vectorized: float4 global loads, A transposed into shared memory, LDS.128, float4 C",
        Math::Fp32, "seed 000, kernel 6 (vectorize SMEM and GMEM accesses)", kVec4Requirement},
-      vectorized_why_not, launch, 12}};
+      vectorized_why_not, launch}};
   return entries;
 }
 

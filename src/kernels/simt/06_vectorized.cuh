@@ -82,7 +82,7 @@ __device__ __forceinline__ void vectorized_block_tile(const Canonical& p) {
   }
 }
 
-std::string_view vectorized_why_not(const Canonical& p) {
+std::string_view vectorized_why_not(const Canonical& p, const Device&) {
   if (auto reason = needs_vec4(p); !reason.empty()) return reason;
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }

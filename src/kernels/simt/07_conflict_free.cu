@@ -20,6 +20,7 @@
 //
 // Nothing else changes: this is rung 06's block tile (06_vectorized.cuh) run with this layout.
 #include "kernels/simt/06_vectorized.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -38,11 +39,10 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_07_conflict_free_
   vectorized_block_tile<SwizzledLayout<kBM + 4>, SwizzledLayout<kBN + 4>, AKMajor, BKMajor>(p);
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_07_conflict_free_kernel<AKMajor, BKMajor><<<vectorized_grid(p), kThreads, 0, stream>>>(p);
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_07_conflict_free_kernel<AKMajor, BKMajor>, vectorized_grid(p), kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -52,7 +52,7 @@ SGEMM_KERNEL_ENTRIES(simt_07_conflict_free) {
       {"simt-07-conflict-free", Track::Simt, 7,
        "bank-conflict-free shared memory: rung 06 with padded rows and a swizzled column order",
        Math::Fp32, "seed 000, kernel 6 + padding/swizzle (bank conflicts)", kVec4Requirement},
-      vectorized_why_not, launch, 13}};
+      vectorized_why_not, launch}};
   return entries;
 }
 

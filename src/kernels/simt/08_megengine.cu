@@ -16,6 +16,7 @@
 // More registers per thread (one block per SM) would leave nobody to compute during a barrier;
 // fewer (three blocks) would not hold the 8 x 8 tile.
 #include "kernels/simt/08_megengine.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -29,17 +30,16 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_08_megengine_kern
   megengine_block_tile<kBM, kBN, kBK, kTM, kTN, AKMajor, BKMajor>(p);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   if (auto reason = needs_vec4(p); !reason.empty()) return reason;
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_08_megengine_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_08_megengine_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -50,7 +50,7 @@ SGEMM_KERNEL_ENTRIES(simt_08_megengine) {
        "MegEngine layout: 2 x 2 sub-tiles of 4 x 4 per thread, conflict-free LDS.128, 128 regs",
        Math::Fp32, "seed 001 (MegEngine: thread layout, register and occupancy budget)",
        kVec4Requirement},
-      why_not, launch, 14}};
+      why_not, launch}};
   return entries;
 }
 

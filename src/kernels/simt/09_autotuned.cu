@@ -25,6 +25,7 @@
 
 #include "kernels/simt/08_megengine.cuh"
 #include "kernels/simt/autotune.hpp"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -69,11 +70,11 @@ struct TileConfig {
   }
   static cudaError_t launch(const Canonical& p, cudaStream_t stream) {
     const dim3 grid(ceil_div(p.n, BN), ceil_div(p.m, BM));
-    with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-      simt_09_autotuned_kernel<BM, BN, BK, TM, TN, kMinBlocks, AKMajor, BKMajor>
-          <<<grid, kThreads, 0, stream>>>(p);
+    return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+      return launch_kernel(
+          simt_09_autotuned_kernel<BM, BN, BK, TM, TN, kMinBlocks, AKMajor, BKMajor>, grid,
+          kThreads, 0, stream, p);
     });
-    return cudaGetLastError();
   }
   static constexpr autotune::Config config() {
     return {kConfigName<BM, BN, BK, TM, TN, kThreads>.data(), BM, BN, BK, TM, TN, kThreads,
@@ -188,10 +189,10 @@ const autotune::Config& config_for(const Canonical& p) {
   return kConfigs[find_config(kClasses[c].default_config)];
 }
 
-std::string_view why_not(const Canonical& p) { return config_for(p).why_not(p); }
+std::string_view why_not(const Canonical& p, const Device&) { return config_for(p).why_not(p); }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  return config_for(p).launch(p, stream);
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return config_for(p).launch(p, args.stream);
 }
 
 }  // namespace
@@ -289,7 +290,7 @@ SGEMM_KERNEL_ENTRIES(simt_09_autotuned) {
       {"simt-09-autotuned", Track::Simt, 9,
        "autotuned: 12 tile configurations, the fastest per shape class from a tuning cache",
        Math::Fp32, "seed 000, kernel 9 (autotuning)", kVec4Requirement},
-      why_not, launch, 15}};
+      why_not, launch}};
   return entries;
 }
 

@@ -39,6 +39,7 @@
 // any M, N, K and majorness; requires needs_vec4.
 #include "kernels/epilogue/store.cuh"
 #include "kernels/simt/tile_loader.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -139,17 +140,16 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
   }
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   if (auto reason = needs_vec4(p); !reason.empty()) return reason;
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_10_warptile_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_10_warptile_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -160,7 +160,7 @@ SGEMM_KERNEL_ENTRIES(simt_10_warptile) {
        "warptiling: block, warp and lane tiles; interleaved lanes; next K-tile prefetched",
        Math::Fp32, "seed 000, kernel 10 (warptiling); seed 001 (prefetch, budget)",
        kVec4Requirement},
-      why_not, launch, 19}};
+      why_not, launch}};
   return entries;
 }
 

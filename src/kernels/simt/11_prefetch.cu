@@ -28,6 +28,7 @@
 // the tile loader zero-fills, element by element, whatever lies past the edges of A and B.
 #include "kernels/operand.cuh"
 #include "kernels/simt/11_prefetch.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -130,17 +131,16 @@ __global__ void __launch_bounds__(kThreads, 2) simt_11_prefetch_kernel(Canonical
   store_tile(p, acc, m0, n0, m_left, n_left, tm, tn);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   if (const auto reason = needs_vec4(p); !reason.empty()) return reason;
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_11_prefetch_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_11_prefetch_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -151,7 +151,7 @@ SGEMM_KERNEL_ENTRIES(simt_11_prefetch) {
        "double-buffered prefetch: two smem stages, next tile in registers, one barrier per k-tile",
        Math::Fp32, "seed 001 (MegEngine guide: prefetch, ping-pong shared memory, LDS.128)",
        kVec4Requirement},
-      why_not, launch, 18}};
+      why_not, launch}};
   return entries;
 }
 

@@ -30,6 +30,7 @@
 #include "kernels/arch/cp_async.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/simt/11_prefetch.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -156,17 +157,16 @@ __global__ void __launch_bounds__(kThreads, 2) simt_12_cp_async_kernel(Canonical
   store_tile(p, acc, m0, n0, m_left, n_left, tm, tn);
 }
 
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device&) {
   if (const auto reason = needs_vec4(p); !reason.empty()) return reason;
   return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
 }
 
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
-  with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    simt_12_cp_async_kernel<AKMajor, BKMajor><<<grid, kThreads, 0, stream>>>(p);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_12_cp_async_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
-  return cudaGetLastError();
 }
 
 }  // namespace
@@ -177,7 +177,7 @@ SGEMM_KERNEL_ENTRIES(simt_12_cp_async) {
        "multi-stage cp.async: 4 shared-memory stages filled without registers",
        Math::Fp32, "seed 001 (LDGSTS on Ampere); the multistage pipeline of Ampere GEMMs",
        kVec4Requirement},
-      why_not, launch, 16}};
+      why_not, launch}};
   return entries;
 }
 

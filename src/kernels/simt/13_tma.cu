@@ -37,13 +37,14 @@
 // address, which half of a row, XOR bit 7, which line of a pair) swaps the halves in every other
 // line, so the 8 chunks land in 8 different bank groups. With these strides the swizzle term is a
 // compile-time constant (A) or fixed per thread (B).
-#include "kernels/epilogue/store.cuh"
 #include "kernels/arch/hopper.cuh"
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/pipeline/tail_split.cuh"
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/pipeline/tma_ring.cuh"
 #include "kernels/simt/tile_loader.cuh"
+#include "runtime/launch.hpp"
 
 #ifdef SGEMM_HAS_SM90A
 #include <algorithm>
@@ -413,98 +414,63 @@ bool make_tensor_map(CUtensorMap* map, const float* x, std::int64_t rows, std::i
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-std::string_view why_not(const Canonical& p) {
-  if (const auto reason = needs_sm90(p); !reason.empty()) return reason;
-  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
+std::string_view why_not(const Canonical& p, const Device& device) {
+  if (const auto reason = needs_sm90_tma(device); !reason.empty()) return reason;
   if (!aligned16(p.a) || !aligned16(p.b)) return "needs A and B 16-byte aligned (TMA)";
   if (p.lda % 4 || p.ldb % 4)
     return "needs lda and ldb multiples of 4 (TMA row strides are multiples of 16 bytes)";
-  if (std::max({p.m, p.n, p.k}) > INT_MAX || std::max(p.lda, p.ldb) >= (std::int64_t(1) << 38))
-    return "needs m, n, k < 2^31 and lda, ldb < 2^38 (TMA coordinates and strides)";
+  if (std::max({p.m, p.n, p.k}) > INT_MAX) return "needs m, n, k < 2^31 (TMA coordinates)";
+  if (const auto reason = needs_tma_strides(std::max(p.lda, p.ldb)); !reason.empty())
+    return reason;
   return {};
 }
 
-// The tail split's costs in k-tile times (~1.3 us; tail_tiles), measured on an H200 (run 162:
-// every shape timed split and whole): a split costs ~11 k-tiles (14 us) when it is the call's only
+// The tail split's costs in k-tile times (~1.3 us; tail_tiles), measured on an H200 with every
+// shape timed split and whole: a split costs ~11 k-tiles (14 us) when it is the call's only
 // kernel and ~22 after a whole-tile kernel. So 512³ (60 saved) is split, 3.6x faster than one
 // round of whole tiles; 2048³ (7.8 saved) and 4096 x 4096 x 1024 (15.5) stay whole.
 constexpr TailCosts kTailCosts{11.0, 11.0};
 static_assert(kBK == 8, "kTailCosts are in times of an 8-deep k-tile: re-measure them with kBK "
-                        "(run 110 doubled the k-tile and the split silently stopped paying)");
+                        "(doubling the k-tile once made the split silently stop paying)");
+
+std::int64_t tile_count(const Canonical& p) { return ceil_div(p.m, kBM) * ceil_div(p.n, kBN); }
+
+std::size_t workspace_bytes(const Canonical& p, const Device& device, const KernelEntry*) {
+  const std::int64_t tail = tail_tiles(tile_count(p), ceil_div(p.k, kBK), device.sms, kTailCosts);
+  return tail_workspace_bytes(tail, device.sms, kSlotFloats);
+}
 
 template <bool AKMajor, bool BKMajor>
-cudaError_t launch_as(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch_as(const Canonical& p, const LaunchArgs& args) {
   CUtensorMap tmap_a, tmap_b;
   if (!make_tensor_map(&tmap_a, p.a, p.m, p.k, p.lda, AKMajor, kBM) ||
       !make_tensor_map(&tmap_b, p.b, p.n, p.k, p.ldb, BKMajor, kBN))
     return cudaErrorInvalidValue;
-  const int sms = device_sm_count();
-  if (sms == 0) return cudaErrorNoDevice;
+  const int sms = args.device.sms;
   const std::int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
   const TileOrder order{tiles_m, tiles_n};
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
   const auto whole_kernel = simt_13_tma_kernel<AKMajor, BKMajor, false>;
   const auto tail_kernel = simt_13_tma_kernel<AKMajor, BKMajor, true>;
   for (const auto kernel : {whole_kernel, tail_kernel})
-    if (cudaError_t err = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
-        err != cudaSuccess)
-      return err;
-  // (Launching the whole tiles before taking the tail's workspace, to set it up while they run,
-  // measured the same: run 67.)
+    if (cudaError_t err = set_max_dynamic_smem(kernel, kSmemBytes)) return err;
   const std::int64_t k_tiles = ceil_div(p.k, kBK);
   return launch_with_tail(
-      tiles_m * tiles_n, k_tiles, sms, kTailCosts, kSlotFloats, stream,
+      tiles_m * tiles_n, k_tiles, sms, kTailCosts, kSlotFloats, args.workspace, args.stream,
       [&](bool tail, unsigned ctas, const TailSplit& split) {
-        const auto kernel = tail ? tail_kernel : whole_kernel;
-        kernel<<<ctas, kThreads, kSmemBytes, stream>>>(p, tmap_a, tmap_b, order, c_vec4, split);
-        return cudaGetLastError();
+        return launch_kernel(tail ? tail_kernel : whole_kernel, ctas, kThreads, kSmemBytes,
+                             args.stream, p, tmap_a, tmap_b, order, c_vec4, split);
       },
       [&](const TailSplit& split) {
         const dim3 grid(kSlotFloats / kTailSumThreads, unsigned(split.tiles));
-        simt13_tail_sum_kernel<AKMajor, BKMajor>
-            <<<grid, kTailSumThreads, 0, stream>>>(p, order, split, int(k_tiles));
-        return cudaGetLastError();
+        return launch_kernel(simt13_tail_sum_kernel<AKMajor, BKMajor>, grid, kTailSumThreads, 0,
+                             args.stream, p, order, split, int(k_tiles));
       });
 }
 
-// For `auto`, against rung 10 (128 x 128 tiles, two blocks per SM), the next FP32 candidate.
-// Measured on an H200 (runs 154-155 and 162, docs/perf-notes.md):
-// - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
-//   occupy at least half the SMs: 11008 x 128 x 4096 0.83x, 32768 x 128 x 2048 0.52x. With
-//   fewer (8192 x 128 x 8192: 64 of rung 10's tiles) rung 13's split over all SMs wins, 1.13x.
-// - Otherwise, with at least as many tiles as SMs, rung 13 is faster (1.2-1.3x at 2560³-3072³).
-// - With fewer, each kernel runs one round, and the estimates below, in rung 13's k-tile times,
-//   pick the faster: rung 13 split over all SMs (512³ 2.2x, 256 x 256 x 1024 4.9x, 1536³ 1.7x
-//   faster than rung 10) or whole (2048³ 1.04x), and rung 10 where k is too short for rung 13's
-//   fixed costs (512 x 512 x 128, 2048 x 1024 x 256: rung 10 1.2-1.3x faster).
-// An M-major A with a K-major B (RowMajor TT) ran 0.83-0.85x cuBLAS here against rung 10's
-// 0.92-0.94x at 4096³ and 8192³ (run 63, H200): rung 10 takes those calls.
-bool auto_suits(const Canonical& p) {
-  if (!p.a_k_major && p.b_k_major) return false;
-  const int sms = device_sm_count();
-  const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, kBN);
-  if (sms <= 0) return true;
-  constexpr int kRung10Tile = 128;
-  const std::int64_t rung10_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
-  if (p.n <= kBN / 2 && 2 * rung10_tiles >= sms) return false;  // half-empty tiles
-  if (tiles >= sms) return true;
-  // One round each. Its start and store of C cost ~5.4 of rung 13's k-tiles in rung 13 and ~4.6
-  // in rung 10; rung 10's 8-deep k-tile takes 0.58 of rung 13's with one block per SM, and 1.8
-  // times that with two.
-  const std::int64_t k_tiles = ceil_div(p.k, kBK);
-  constexpr double kRung13Round = 5.4, kRung10Round = 4.6, kRung10KTile = 0.58, kTwoBlocks = 1.8;
-  const double rung13 = tail_tiles(tiles, k_tiles, sms, kTailCosts) > 0
-                            ? kRung13Round + kTailCosts.fixed + double(tiles * k_tiles) / sms
-                            : kRung13Round + double(k_tiles);
-  const double rung10 =
-      kRung10Round + kRung10KTile * double(k_tiles) * (rung10_tiles > sms ? kTwoBlocks : 1.0);
-  return rung13 < rung10;
-}
-
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   return with_majorness(
-      p, [&]<bool AKMajor, bool BKMajor>() { return launch_as<AKMajor, BKMajor>(p, stream); });
+      p, [&]<bool AKMajor, bool BKMajor>() { return launch_as<AKMajor, BKMajor>(p, args); });
 }
 
 }  // namespace
@@ -517,7 +483,7 @@ SGEMM_KERNEL_ENTRIES(simt_13_tma) {
        "Hopper pipeline: TMA ring, producer/consumer warpgroups, 16 x 8 per thread, persistent",
        Math::Fp32, "beyond the seeds: Hopper TMA, mbarrier, setmaxnreg (seed 001's ideas taken on)",
        "compute capability 9.0 (sm_90a); A, B 16-byte aligned; lda, ldb multiples of 4"},
-      why_not, launch, 20, auto_suits}};
+      why_not, launch, workspace_bytes}};
   return entries;
 #else
   return {};

@@ -19,9 +19,11 @@
 #include <cstdint>
 
 #include "kernels/arch/cp_async.cuh"
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/tensorcore/pack.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
@@ -207,28 +209,30 @@ __global__ void __launch_bounds__(kThreads, 1)
 }
 
 template <Tf32Mode kMode>
-cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
   constexpr auto kernel =
       kMode == Tf32Mode::Tf32x3 ? tc_01_mma_sync_tf32x3_kernel : tc_01_mma_sync_tf32_kernel;
   constexpr int bytes = smem_bytes(kMode);
-  if (cudaError_t err =
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes);
-      err != cudaSuccess)
-    return err;
+  if (cudaError_t err = set_max_dynamic_smem(kernel, bytes)) return err;
   const std::int64_t tiles = (ops.mp / kBM) * (ops.np / kBN);
-  kernel<<<dim3(unsigned(tiles)), kThreads, bytes, stream>>>(p, ops);
-  return cudaGetLastError();
+  return launch_kernel(kernel, dim3(unsigned(tiles)), kThreads, bytes, args.stream, p, ops);
 }
 
 template <Tf32Mode kMode>
-std::string_view why_not(const Canonical& p) {
+std::string_view why_not(const Canonical& p, const Device& device) {
+  if (device.cc < 80) return "needs compute capability 8.0 or newer (TF32 mma.sync)";
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), 1);
 }
 
 template <Tf32Mode kMode>
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream);
+std::size_t workspace_bytes(const Canonical& p, const Device&, const KernelEntry*) {
+  return tf32_workspace_bytes(p, kMode, {}, 0);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, args);
 }
 
 }  // namespace
@@ -238,11 +242,13 @@ SGEMM_KERNEL_ENTRIES(tensorcore_01_mma_sync) {
       {{"tc-01-mma-sync-tf32x3", Track::TensorCore, 1,
         "mma.sync m16n8k8 TF32, cp.async pipeline, 3xTF32 split with staged accumulation",
         Math::Fp32Tf32x3, "CUTLASS 3xTF32 (tensor-core track, rung 01)", "none"},
-       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 1},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
+       /*accepts_run_if=*/true},
       {{"tc-01-mma-sync-tf32", Track::TensorCore, 1,
         "mma.sync m16n8k8 TF32, cp.async pipeline, operands rounded to TF32", Math::Tf32,
         "tensor-core track, rung 01", "none"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 1},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
+       /*accepts_run_if=*/true},
   };
   return entries;
 }

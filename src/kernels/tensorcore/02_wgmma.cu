@@ -35,10 +35,12 @@
 #include <cstdint>
 
 #include "kernels/arch/wgmma.cuh"
+#include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/pipeline/tma_ring.cuh"
 #include "kernels/tensorcore/pack.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 
@@ -192,7 +194,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // --- host side ---------------------------------------------------------------------------------
 
 template <Tf32Mode kMode>
-cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
   using Cfg = Config<kMode>;
   constexpr auto kernel =
       kMode == Tf32Mode::Tf32x3 ? tc_02_wgmma_tf32x3_kernel : tc_02_wgmma_tf32_kernel;
@@ -205,42 +207,33 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
                     : make_k_major_map(&tmap_b, ops.b, Cfg::kParts, ops.np, ops.kp, ops.kp,
                                       Cfg::kBN, false));
   if (!made) return cudaErrorInvalidValue;
-  if (cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                             Cfg::Ring::kSmemBytes);
-      err != cudaSuccess)
-    return err;
+  if (cudaError_t err = set_max_dynamic_smem(kernel, Cfg::Ring::kSmemBytes)) return err;
   const std::int64_t tiles = (ops.mp / kBM) * ceil_div(ops.np, Cfg::kBN);
-  kernel<<<dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes, stream>>>(p, tmap_a, tmap_b,
-                                                                             ops);
-  return cudaGetLastError();
+  return launch_kernel(kernel, dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes,
+                       args.stream, p, tmap_a, tmap_b, ops);
 }
 
+// Tf32: K-major operands go to TMA untouched, only the others are packed.
+constexpr Tf32Direct kDirect{.k_major = true};
+
 template <Tf32Mode kMode>
-std::string_view why_not(const Canonical& p) {
-  if (std::string_view r = needs_sm90(p); !r.empty()) return r;
-  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
+std::string_view why_not(const Canonical& p, const Device& device) {
+  if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), 1);
 }
 
 template <Tf32Mode kMode>
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  // Tf32: K-major operands go to TMA untouched, only the others are packed.
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, {.k_major = true});
+std::size_t workspace_bytes(const Canonical& p, const Device&, const KernelEntry*) {
+  return tf32_workspace_bytes(p, kMode, kDirect, 0);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, args, kDirect);
 }
 
 }  // namespace
-
-cudaError_t tc_02_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
-                          cudaStream_t stream) {
-  const bool split = mode == Tf32Mode::Tf32x3;
-  if (!(split ? why_not<Tf32Mode::Tf32x3>(p) : why_not<Tf32Mode::Tf32>(p)).empty())
-    return cudaErrorNotSupported;
-  return split ? tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32x3>, stream, {.k_major = true},
-                           run_if)
-               : tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32>, stream, {.k_major = true},
-                           run_if);
-}
 #endif  // SGEMM_HAS_SM90A
 
 SGEMM_KERNEL_ENTRIES(tensorcore_02_wgmma) {
@@ -249,11 +242,13 @@ SGEMM_KERNEL_ENTRIES(tensorcore_02_wgmma) {
       {{"tc-02-wgmma-tf32x3", Track::TensorCore, 2,
         "Hopper wgmma + TMA, warp-specialized; 3xTF32 split with staged accumulation",
         Math::Fp32Tf32x3, "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 2},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
+       /*accepts_run_if=*/true},
       {{"tc-02-wgmma-tf32", Track::TensorCore, 2,
         "Hopper wgmma + TMA, warp-specialized; operands rounded to TF32", Math::Tf32,
         "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 2},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
+       /*accepts_run_if=*/true},
   };
   return entries;
 #else

@@ -48,6 +48,7 @@
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/pipeline/tma_ring.cuh"
 #include "kernels/tensorcore/pack.cuh"
+#include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 
@@ -447,7 +448,13 @@ constexpr TailCosts kTailCosts =
 static_assert(kBK == 32, "kTailCosts are in times of a 32-deep k-tile: re-measure them with kBK");
 
 template <Tf32Mode kMode>
-cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream_t stream) {
+std::int64_t tile_count(const Canonical& p) {
+  return ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN);
+}
+constexpr std::int64_t kTailSlotFloats(int bm) { return bm / 2 * kConsumers * kWarpgroup; }
+
+template <Tf32Mode kMode>
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
   using Cfg = Config<kMode>;
   constexpr bool kSplit = kMode == Tf32Mode::Tf32x3;
   constexpr auto whole_kernel =
@@ -466,72 +473,64 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, cudaStream
       make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
   if (!made) return cudaErrorInvalidValue;
   // TMA stores replace C (beta == 0 only) and need 16-byte aligned rows. They also write the
-  // whole 16-byte piece of a row that holds C's last column (run 60: with n = 29, columns 29-31
-  // of a padded row were overwritten), so C's rows must end on a 16-byte boundary too.
+  // whole 16-byte piece of a row that holds C's last column (with n = 29, columns 29-31 of a
+  // padded row were overwritten), so C's rows must end on a 16-byte boundary too. A C whose
+  // map cannot be made (a row stride of 2^40 bytes or more) is stored from registers.
   const bool c_by_tma = p.beta == 0.0f && aligned16(p.c) && p.ldc % 4 == 0 && p.n % 4 == 0 &&
                         make_row_major_map(&tmap_c, p.c, p.m, p.n, p.ldc,
                                            CU_TENSOR_MAP_L2_PROMOTION_NONE);
   for (const auto kernel : {whole_kernel, tail_kernel})
-    if (cudaError_t err = cudaFuncSetAttribute(
-            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
-        err != cudaSuccess)
-      return err;
+    if (cudaError_t err = set_max_dynamic_smem(kernel, Cfg::kSmemBytes)) return err;
   // Persistent: one block per SM at most, each walking its share of the tiles; the last round's
   // tiles cut along k over all SMs when that pays, their sums added over all SMs when a tile has
   // many pieces (pipeline/tail_split.cuh).
   return launch_with_tail(
-      ceil_div(p.m, Cfg::kBM) * ceil_div(p.n, kBN), ops.kp / kBK, std::max(device_sm_count(), 1),
-      kTailCosts<kMode>, Cfg::kBM / 2 * kConsumers * kWarpgroup, stream,
+      tile_count<kMode>(p), ops.kp / kBK, args.device.sms, kTailCosts<kMode>,
+      kTailSlotFloats(Cfg::kBM), args.workspace, args.stream,
       [&](bool tail, unsigned blocks, const TailSplit& split) {
-        const auto kernel = tail ? tail_kernel : whole_kernel;
-        kernel<<<blocks, kThreads, Cfg::kSmemBytes, stream>>>(p, tmap_a, tmap_a_small, tmap_b,
-                                                              tmap_c, c_by_tma, ops, split);
-        return cudaGetLastError();
+        return launch_kernel(tail ? tail_kernel : whole_kernel, blocks, kThreads, Cfg::kSmemBytes,
+                             args.stream, p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops,
+                             split);
       },
       [&](const TailSplit& split) {
-        const unsigned blocks_per_tile = Cfg::kBM / 2 * kConsumers * kWarpgroup / kTailSumThreads;
-        tc03_tail_sum_kernel<kMode>
-            <<<dim3(blocks_per_tile, unsigned(split.tiles)), kTailSumThreads, 0, stream>>>(
-                p, ops, split);
-        return cudaGetLastError();
+        const unsigned blocks_per_tile = kTailSlotFloats(Cfg::kBM) / kTailSumThreads;
+        return launch_kernel(tc03_tail_sum_kernel<kMode>,
+                             dim3(blocks_per_tile, unsigned(split.tiles)), kTailSumThreads, 0,
+                             args.stream, p, ops, split);
       });
-}
-
-template <Tf32Mode kMode>
-std::string_view why_not(const Canonical& p) {
-  if (std::string_view r = needs_sm90(p); !r.empty()) return r;
-  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
-  if (p.b_k_major)
-    return "needs B's rows along n (row-major C with op(B) = B, or column-major C with "
-           "op(A) = A); tc-02 takes the other layouts";
-  if (!aligned16(p.b) || p.ldb % 4 != 0)
-    return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
-  if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
-  return needs_grid(ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN), 1);
 }
 
 // B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
 constexpr Tf32Direct kDirect{.k_major = true, .a_big = true, .b_always = true, .b_checked = true};
 
 template <Tf32Mode kMode>
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  return tf32_gemm(p, kMode, launch_tiles<kMode>, stream, kDirect);
+std::string_view why_not(const Canonical& p, const Device& device) {
+  if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
+  if (p.b_k_major)
+    return "needs B's rows along n (row-major C with op(B) = B, or column-major C with "
+           "op(A) = A); tc-02 takes the other layouts";
+  if (!aligned16(p.b) || p.ldb % 4 != 0)
+    return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
+  if (std::string_view r = needs_tma_strides(p.ldb); !r.empty()) return r;
+  if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
+  return needs_grid(tile_count<kMode>(p), 1);
 }
 
-// `auto` takes rung 03 for every call of either mode that tc-04 does not suit. In Tf32 mode it
-// once left k >= 16384 to rung 02 (run 28, H100: 0.74x at 16384³); today's rung 03, with its
-// tail split, ran 1.06-7.1x rung 02 on all ten such calls of run 157 (H200), and faster at 16384³.
+template <Tf32Mode kMode>
+std::size_t workspace_bytes(const Canonical& p, const Device& device, const KernelEntry*) {
+  const std::int64_t k_tiles = round_up(p.k, kPackTileK) / kBK;
+  const std::int64_t tail = tail_tiles(tile_count<kMode>(p), k_tiles, device.sms, kTailCosts<kMode>);
+  return tf32_workspace_bytes(
+      p, kMode, kDirect,
+      tail_workspace_bytes(tail, device.sms, kTailSlotFloats(Config<kMode>::kBM)));
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  return tf32_gemm(p, kMode, launch_tiles<kMode>, args, kDirect);
+}
 
 }  // namespace
-
-cudaError_t tc_03_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
-                          cudaStream_t stream) {
-  const bool split = mode == Tf32Mode::Tf32x3;
-  if (!(split ? why_not<Tf32Mode::Tf32x3>(p) : why_not<Tf32Mode::Tf32>(p)).empty())
-    return cudaErrorNotSupported;
-  return split ? tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32x3>, stream, kDirect, run_if)
-               : tf32_gemm(p, mode, launch_tiles<Tf32Mode::Tf32>, stream, kDirect, run_if);
-}
 #endif  // SGEMM_HAS_SM90A
 
 SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
@@ -541,12 +540,14 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
         "wgmma with B^T split into TF32 parts in registers (no B packing); 3xTF32",
         Math::Fp32Tf32x3, "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
-       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 3},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
+       /*accepts_run_if=*/true},
       {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
         "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 3},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
+       /*accepts_run_if=*/true},
   };
   return entries;
 #else

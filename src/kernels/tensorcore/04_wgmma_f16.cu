@@ -45,10 +45,13 @@
 
 #include "kernels/arch/wgmma.cuh"
 #include "kernels/epilogue/store.cuh"
+#include "kernels/fallback/fp32_any.cuh"
+#include "kernels/operand.cuh"
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/pipeline/tma_ring.cuh"
 #include "kernels/tensorcore/pack.cuh"
-#include "runtime/workspace.hpp"
+#include "runtime/launch.hpp"
+
 
 namespace sgemm::detail {
 
@@ -203,9 +206,10 @@ __global__ void __launch_bounds__(kMaxThreads)
                        std::uint32_t* max_bits) {
   constexpr int kWarps = kMaxThreads / 32;
   const std::int64_t r = std::int64_t(blockIdx.x) * kMaxRows + threadIdx.x % 32;
-  const std::int64_t k0 = std::int64_t(blockIdx.y) * kMaxK + threadIdx.x / 32;
   std::uint32_t m = 0;
-  if (r < rows) {
+  // The block's k-ranges, gridDim.y apart (k may need more than 65535 of them).
+  for (std::int64_t k0 = std::int64_t(blockIdx.y) * kMaxK + threadIdx.x / 32; r < rows && k0 < k;
+       k0 += std::int64_t(gridDim.y) * kMaxK) {
 #pragma unroll 8
     for (int j = 0; j < kMaxK / kWarps; ++j) {
       const std::int64_t kk = k0 + kWarps * j;
@@ -229,47 +233,61 @@ __global__ void __launch_bounds__(32 * kPackRowsPerPass)
   __shared__ float tile[kPackRows][kPackK + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackRows;
-  const std::int64_t k0 = std::int64_t(blockIdx.y) * kPackK;
-#pragma unroll
-  for (int i = 0; i < kPackK; i += kPackRowsPerPass)
-    tile[tx][ty + i] = r0 + tx < rows && k0 + ty + i < k ? x(r0 + tx, k0 + ty + i) : 0.0f;
-  __syncthreads();
-
   bool bad = false;
+  // The block's k-tiles, gridDim.y apart (k may need more than 65535 of them).
+  for (std::int64_t k0 = std::int64_t(blockIdx.y) * kPackK; k0 < kp;
+       k0 += std::int64_t(gridDim.y) * kPackK) {
 #pragma unroll
-  for (int i = 0; i < kPackRows; i += kPackRowsPerPass) {
-    const int r = ty + i;
-    const std::uint32_t row_max = r0 + r < rows ? max_bits[r0 + r] : 0;
-    const int shift = scale_shift(row_max);
-    const bool row_ok = scalable(row_max, shift);
-    const float down = row_ok ? pow2(-shift) : 1.0f;
-    const float x0 = tile[r][2 * tx], x1 = tile[r][2 * tx + 1];
-    bad |= !row_ok;
-    const float v0 = row_ok ? scaled_or_set_aside(x0 * down, x0, r0 + r, k0 + 2 * tx, aside, unfit)
-                            : 0.0f;
-    const float v1 = row_ok ? scaled_or_set_aside(x1 * down, x1, r0 + r, k0 + 2 * tx + 1, aside,
-                                                  unfit)
-                            : 0.0f;
-    store_scaled<kMode>(out, ((r0 + r) * kp + k0) / 2 + tx, part, v0, v1);
-    if (blockIdx.y == 0 && tx == 0) scale[r0 + r] = row_ok ? pow2(shift) : 1.0f;
+    for (int i = 0; i < kPackK; i += kPackRowsPerPass)
+      tile[tx][ty + i] = r0 + tx < rows && k0 + ty + i < k ? x(r0 + tx, k0 + ty + i) : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int i = 0; i < kPackRows; i += kPackRowsPerPass) {
+      const int r = ty + i;
+      const std::uint32_t row_max = r0 + r < rows ? max_bits[r0 + r] : 0;
+      const int shift = scale_shift(row_max);
+      const bool row_ok = scalable(row_max, shift);
+      const float down = row_ok ? pow2(-shift) : 1.0f;
+      const float x0 = tile[r][2 * tx], x1 = tile[r][2 * tx + 1];
+      bad |= !row_ok;
+      const float v0 =
+          row_ok ? scaled_or_set_aside(x0 * down, x0, r0 + r, k0 + 2 * tx, aside, unfit) : 0.0f;
+      const float v1 =
+          row_ok ? scaled_or_set_aside(x1 * down, x1, r0 + r, k0 + 2 * tx + 1, aside, unfit)
+                 : 0.0f;
+      store_scaled<kMode>(out, ((r0 + r) * kp + k0) / 2 + tx, part, v0, v1);
+      if (k0 == 0 && tx == 0) scale[r0 + r] = row_ok ? pow2(shift) : 1.0f;
+    }
+    __syncthreads();  // the tile is read before the next k-tile overwrites it
   }
   if (__any_sync(0xffffffffu, bad) && tx == 0) *unfit = 1;
 }
 
 // --- the values set aside ----------------------------------------------------------------------
 
-// After the tile kernel, C(i, j) += alpha sum of the products that involve a value set aside,
-// in Tf32 mode each factor rounded to TF32 as the tensor cores would have seen it (the product
-// of two is exact in FP32), in 3xTF32 mode in FP32: A's entry (i, p, a) adds a B(p, j) to
-// every C(i, j); B's entry (j, p, b) adds A(i, p) b to every C(i, j) where A(i, p) was not
-// itself set aside (A's entries take all of B).
-// Every element of C is updated by one thread, which adds its terms in (row, k) order: the
-// result does not depend on the order in which the passes listed the values. A row of C with
-// entries in A's list is one item of work per 256 columns, and takes B's entries of those
-// columns too; a column with entries in B's list is one item per 256 rows, leaving out the rows
-// that A's items cover. Nothing happens unless something was set aside and the flag is down.
+// Before the tile kernel, the sums of the products that involve a value set aside, in Tf32 mode
+// each factor rounded to TF32 as the tensor cores would have seen it (the product of two is
+// exact in FP32), in 3xTF32 mode in FP32: A's entry (i, p, a) adds a B(p, j) to every C(i, j);
+// B's entry (j, p, b) adds A(i, p) b to every C(i, j) where A(i, p) was not itself set aside
+// (A's entries take all of B). They go to patches that the tile kernel's epilogue adds to its
+// sums before it applies alpha, so that alpha multiplies the whole sum once: a row patch for
+// each distinct row of A's list (all n columns, with B's terms of those columns), a column
+// patch for each distinct column of B's list (all m rows; the rows that a row patch covers
+// hold zero).
+// Every element of a patch is written by one thread, which adds its terms in (row, k) order: the
+// result does not depend on the order in which the passes listed the values. A row patch is one
+// item of work per 256 columns, a column patch one per 256 rows. Nothing happens unless
+// something was set aside and the flag is down.
 constexpr int kCorrectThreads = 256;
 static_assert(kSetAsideCapacity <= kCorrectThreads);
+
+// Where the patches are, and which patch (or -1) covers each row and column of C.
+struct Patches {
+  float* rows;    // distinct rows of A's list x n
+  float* cols;    // distinct columns of B's list x m
+  int* row_slot;  // per row of C
+  int* col_slot;  // per column of C
+};
 
 struct SortedList {  // a list in shared memory, sorted by (row, k), and where each row begins
   SetAside entry[kSetAsideCapacity];
@@ -318,14 +336,19 @@ __device__ __forceinline__ float factor(float x) {
 template <Tf32Mode kMode>
 __global__ void __launch_bounds__(kCorrectThreads)
     f16_correct_kernel(Canonical p, StridedOperand a, StridedOperand b, SetAsideList a_aside,
-                       SetAsideList b_aside, const float* a_scale, const int* unfit) {
-  if (*unfit != 0) return;  // tc-03 computes the whole call
+                       SetAsideList b_aside, const float* a_scale, const int* unfit,
+                       Patches patches) {
+  if (*unfit != 0) return;  // the handoff computes the whole call
   const int a_count = min(*a_aside.count, kSetAsideCapacity);
   const int b_count = min(*b_aside.count, kSetAsideCapacity);
   if (a_count + b_count == 0) return;
   __shared__ SortedList sa, sb;  // A's entries by (row of C, k); B's by (column of C, k)
   sort_set_aside(a_aside, a_count, sa);
   sort_set_aside(b_aside, b_count, sb);
+  if (blockIdx.x == 0) {  // the slots: the tile kernel runs after this kernel has ended
+    if (threadIdx.x < sa.rows) patches.row_slot[sa.entry[sa.start[threadIdx.x]].row] = threadIdx.x;
+    if (threadIdx.x < sb.rows) patches.col_slot[sb.entry[sb.start[threadIdx.x]].row] = threadIdx.x;
+  }
 
   // Sum over B's entries of column j, leaving out A(i, p) set aside when skip_set_aside.
   auto b_terms = [&](std::int64_t i, std::int64_t j, bool skip_set_aside) {
@@ -343,27 +366,32 @@ __global__ void __launch_bounds__(kCorrectThreads)
   const std::int64_t chunks_m = (p.m + kCorrectThreads - 1) / kCorrectThreads;
   const std::int64_t row_items = sa.rows * chunks_n, items = row_items + sb.rows * chunks_m;
   for (std::int64_t item = blockIdx.x; item < items; item += gridDim.x) {
-    std::int64_t i, j;
-    float sum = 0.0f;
-    if (item < row_items) {  // row i of C, with all its entries in A's list
+    if (item < row_items) {  // row patch d: row i of C, with all its entries in A's list
       const int d = int(item / chunks_n);
-      i = sa.entry[sa.start[d]].row;
-      j = item % chunks_n * kCorrectThreads + threadIdx.x;
+      const std::int64_t i = sa.entry[sa.start[d]].row;
+      const std::int64_t j = item % chunks_n * kCorrectThreads + threadIdx.x;
       if (j >= p.n) continue;
+      float sum = 0.0f;
       for (int u = sa.start[d]; u < sa.start[d + 1]; ++u)
         sum += factor<kMode>(sa.entry[u].value) * factor<kMode>(b(sa.entry[u].k, j));
-      sum += b_terms(i, j, true);
-    } else {  // column j of C, rows without entries in A's list
+      patches.rows[d * p.n + j] = sum + b_terms(i, j, true);
+    } else {  // column patch e: column j of C, rows without entries in A's list
       const std::int64_t rest = item - row_items;
-      const int d = int(rest / chunks_m);
-      j = sb.entry[sb.start[d]].row;
-      i = rest % chunks_m * kCorrectThreads + threadIdx.x;
-      if (i >= p.m || find_row(sa, i) >= 0) continue;
-      sum = b_terms(i, j, false);
+      const int e = int(rest / chunks_m);
+      const std::int64_t j = sb.entry[sb.start[e]].row;
+      const std::int64_t i = rest % chunks_m * kCorrectThreads + threadIdx.x;
+      if (i >= p.m) continue;
+      patches.cols[e * p.m + i] = find_row(sa, i) >= 0 ? 0.0f : b_terms(i, j, false);
     }
-    float* c = p.c + i * p.ldc + j;
-    *c += p.alpha * sum;
   }
+}
+
+// The patch term of C(i, j) (f16_correct_kernel), for an epilogue that found patches.
+__device__ __forceinline__ float patch_term(const Patches& patches, const Canonical& p,
+                                            std::int64_t i, std::int64_t j) {
+  if (const int d = patches.row_slot[i]; d >= 0) return patches.rows[d * p.n + j];
+  if (const int e = patches.col_slot[j]; e >= 0) return patches.cols[e * p.m + i];
+  return 0.0f;
 }
 
 // --- the tile kernel ---------------------------------------------------------------------------
@@ -388,12 +416,14 @@ struct Config {
   using Ring = TmaRing<kStages, kStageBytes>;
 };
 
-// What the tile kernel reads besides the tensor maps: the scales 2^s and the passes' flag.
+// What the tile kernel reads besides the tensor maps: the scales 2^s, the passes' flag, and the
+// patches of the values set aside.
 struct Scaled {
   const float* a_scale;  // per row of A
   const float* b_scale;  // per column of B
-  const int* unfit;
+  const int* unfit;      // then the two lists' counts
   int num_k_tiles;
+  Patches patches;
 };
 
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -405,7 +435,8 @@ __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap&
   using Cfg = Config<kMode>;
   constexpr int kBN = Cfg::kBN, kStages = Cfg::kStages, kParts = Cfg::kParts;
   constexpr int kAccs = kBN / 2;
-  if (*ops.unfit != 0) return;  // tc-03 computes this call
+  if (*ops.unfit != 0) return;  // the handoff computes this call
+  const bool patched = (ops.unfit[1] | ops.unfit[2]) != 0;  // values were set aside
   extern __shared__ std::uint8_t smem_raw[];
   const typename Cfg::Ring ring(smem_raw);
   auto a_tile = [&](int s, int part) { return ring.stage(s) + part * kATileBytes; };
@@ -511,11 +542,11 @@ __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap&
       }
     }
 
-    // Epilogue: C = alpha 2^(s_row + s_col) acc + beta C on the in-range elements (thread t
-    // of warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both factors
-    // are powers of two within 2^+-63, so their product is exact and so is its product with
-    // acc (unless that overflows or underflows, as the sum itself would in FP32). The producer
-    // is already loading the next tile.
+    // Epilogue: C = alpha (2^(s_row + s_col) acc + patch) + beta C on the in-range elements
+    // (thread t of warp w holds rows 16w + t/4 and 8 below, columns 8j + 2(t%4) + {0, 1}). Both
+    // factors are powers of two within 2^+-63, so their product is exact and so is its product
+    // with acc (unless that overflows or underflows, as the sum itself would in FP32). The
+    // producer is already loading the next tile.
     const std::int64_t row_base =
         tile_m * kBM + consumer * kWgmmaM + warp_in_group * 16 + lane / 4;
     const std::int64_t col_base = tile_n * kBN + 2 * (lane % 4);
@@ -530,8 +561,12 @@ __device__ __forceinline__ void f16_tiles(const Canonical& p, const CUtensorMap&
         if (col >= p.n) continue;
         const float s0 = row_scale * ops.b_scale[col];
         const float s1 = col + 1 < p.n ? row_scale * ops.b_scale[col + 1] : 0.0f;
-        store_c2(p.c + row * p.ldc, col, p.n, acc[4 * j + 2 * h] * s0,
-                 acc[4 * j + 2 * h + 1] * s1, p.alpha, p.beta, paired);
+        float v0 = acc[4 * j + 2 * h] * s0, v1 = acc[4 * j + 2 * h + 1] * s1;
+        if (patched) {
+          v0 += patch_term(ops.patches, p, row, col);
+          if (col + 1 < p.n) v1 += patch_term(ops.patches, p, row, col + 1);
+        }
+        store_c2(p.c + row * p.ldc, col, p.n, v0, v1, p.alpha, p.beta, paired);
       }
     }
   }
@@ -579,120 +614,119 @@ cudaError_t scale_to_f16(StridedOperand x, std::int64_t rows, std::int64_t k,
   const std::int64_t part = rows_p * kp / 2;  // half2s from a big part to its small part
   if (x.col_stride == 1) {
     const bool vec4 = aligned16(x.ptr) && x.row_stride % 4 == 0;
-    f16_scale_rows_kernel<kMode><<<unsigned(rows_p), kRowThreads, 0, stream>>>(
-        x, rows, k, out, kp, part, scale, aside, unfit, vec4);
-    return cudaGetLastError();
+    return launch_kernel(f16_scale_rows_kernel<kMode>, unsigned(rows_p), kRowThreads, 0, stream,
+                         x, rows, k, out, kp, part, scale, aside, unfit, vec4);
   }
-  f16_row_max_kernel<<<dim3(unsigned(ceil_div(rows, kMaxRows)), unsigned(ceil_div(k, kMaxK))),
-                       kMaxThreads, 0, stream>>>(x, rows, k, max_bits);
-  f16_pack_kernel<kMode><<<dim3(unsigned(rows_p / kPackRows), unsigned(kp / kPackK)),
-                           dim3(32, kPackRowsPerPass), 0, stream>>>(x, rows, k, max_bits, out, kp,
-                                                                     part, scale, aside, unfit);
-  return cudaGetLastError();
-}
-
-// The call again, by tc-03 (else tc-02, else the FP32 fallback), every kernel of it returning
-// at once unless the passes raised *unfit: the same operands on TF32 tensor cores, at tc-03's
-// speed.
-cudaError_t call_if_unfit(const Canonical& p, Tf32Mode mode, const int* unfit,
-                          cudaStream_t stream) {
-  for (auto call : {tc_03_call_if, tc_02_call_if})
-    if (cudaError_t err = call(p, mode, unfit, stream); err != cudaErrorNotSupported) return err;
-  return fp32_fallback(p, unfit, stream);
+  const auto k_blocks = [](std::int64_t k_units) {
+    return unsigned(std::min<std::int64_t>(k_units, 65535));  // the kernels stride over the rest
+  };
+  if (cudaError_t err = launch_kernel(
+          f16_row_max_kernel, dim3(unsigned(ceil_div(rows, kMaxRows)), k_blocks(ceil_div(k, kMaxK))),
+          kMaxThreads, 0, stream, x, rows, k, max_bits))
+    return err;
+  return launch_kernel(f16_pack_kernel<kMode>,
+                       dim3(unsigned(rows_p / kPackRows), k_blocks(kp / kPackK)),
+                       dim3(32, kPackRowsPerPass), 0, stream, x, rows, k, max_bits, out, kp, part,
+                       scale, aside, unfit);
 }
 
 template <Tf32Mode kMode>
-std::string_view why_not(const Canonical& p) {
-  if (std::string_view r = needs_sm90(p); !r.empty()) return r;
-  if (!encode_tiled()) return "needs cuTensorMapEncodeTiled from the driver (CUDA 12+)";
-  if (ceil_div(p.k, kPackK) > 65535) return "k exceeds the scaling passes' grid";
-  // TMA coordinates: rows of the scaled copies below 2^31.
+std::string_view why_not(const Canonical& p, const Device& device) {
+  if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
+  // TMA coordinates: rows of the scaled copies below 2^31, k below 2^31.
   if (round_up(std::max(p.m, p.n), 256) >= (std::int64_t(1) << 31))
-    return "m or n exceeds the tile kernel's 32-bit tile coordinates";
+    return "needs m, n < 2^31 - 256 (the tile kernel's 32-bit tile coordinates)";
+  if (p.k >= (std::int64_t(1) << 31) - kBK) return "needs k < 2^31 - 64 (TMA coordinates)";
   return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), 1);
 }
 
+// The call's control data, scaled copies and patches: where each piece lies, and the bytes.
+// control = [unfit flag, set-aside counts | maxima (mp + np) | row and column slots (mp + np) |
+// scales (mp + np) | set-aside lists (2 x capacity)]; the flag, counts and maxima start at zero,
+// the slots at -1. The patches and the scaled copies [A' (parts x mp x kp) | B'^T (parts x np x
+// kp)] go back to the workspace before the handoff, whose kernels may reuse their memory (stream
+// order keeps this rung's kernels done with them first); the control data stays, for the
+// handoff's kernels read its flag.
 template <Tf32Mode kMode>
-cudaError_t launch(const Canonical& p, cudaStream_t stream) {
-  using Cfg = Config<kMode>;
-  // 3xTF32 with a handful of products per element: FP32 FMA (see kMinSplitK).
-  if (Cfg::kSplit && p.k < kMinSplitK) return fp32_fallback(p, nullptr, stream);
-  cudaMemPool_t pool;
-  if (cudaError_t err = workspace_pool(&pool); err != cudaSuccess) return err;
-  // Two workspaces: control = [unfit flag, set-aside counts | maxima (mp + np) | scales (mp + np)
-  // | set-aside lists (2 x capacity)], and the scaled copies [A' (parts x mp x kp) | B'^T (parts x
-  // np x kp)], which go back to the pool before the gated tc-03 call so that its own workspace can
-  // reuse their memory (stream order keeps tc-04's kernels done with them first).
-  const std::int64_t mp = round_up(p.m, kPackRows), np = round_up(p.n, kPackRows);
-  const std::int64_t kp = round_up(p.k, kBK);
-  const std::int64_t zeroed = 256 + (mp + np) * 4;  // the flag, counts and maxima start at zero
-  const std::int64_t lists = zeroed + (mp + np) * 4;
-  const std::int64_t control_bytes = lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside));
-  const std::int64_t scaled_bytes = Cfg::kParts * (mp + np) * kp * 2;
-  void *control = nullptr, *scaled = nullptr;
-  if (cudaError_t err = cudaMallocFromPoolAsync(&control, std::size_t(control_bytes), pool, stream);
-      err != cudaSuccess)
-    return err;
-  cudaError_t err = cudaMallocFromPoolAsync(&scaled, std::size_t(scaled_bytes), pool, stream);
-  if (err != cudaSuccess) {
-    cudaFreeAsync(control, stream);
-    return err;
+struct Layout {
+  std::int64_t mp, np, kp, zeroed, slots, scales, lists, control_bytes, scaled_bytes, patch_floats;
+  explicit Layout(const Canonical& p)
+      : mp(round_up(p.m, kPackRows)), np(round_up(p.n, kPackRows)), kp(round_up(p.k, kBK)),
+        zeroed(256 + (mp + np) * 4), slots(zeroed), scales(slots + (mp + np) * 4),
+        lists(scales + (mp + np) * 4),
+        control_bytes(lists + 2 * kSetAsideCapacity * std::int64_t(sizeof(SetAside))),
+        scaled_bytes(Config<kMode>::kParts * (mp + np) * kp * 2),
+        patch_floats(kSetAsideCapacity * (p.m + p.n)) {}
+  std::size_t released() const {
+    return Workspace::rounded(patch_floats * sizeof(float)) + Workspace::rounded(scaled_bytes);
   }
-  auto* base = static_cast<char*>(control);
+};
+
+template <Tf32Mode kMode>
+std::size_t workspace_bytes(const Canonical& p, const Device& device,
+                            const KernelEntry* handoff) {
+  using Cfg = Config<kMode>;
+  if (Cfg::kSplit && p.k < kMinSplitK) return 0;
+  const Layout<kMode> l(p);
+  const std::size_t handed = handoff ? handoff->workspace_bytes(p, device, nullptr) : 0;
+  return Workspace::rounded(l.control_bytes) + std::max(l.released(), handed);
+}
+
+template <Tf32Mode kMode>
+cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
+  using Cfg = Config<kMode>;
+  const cudaStream_t stream = args.stream;
+  // 3xTF32 with a handful of products per element: FP32 FMA (see kMinSplitK).
+  if (Cfg::kSplit && p.k < kMinSplitK) return fp32_any(p, nullptr, args.device, stream);
+  const Layout<kMode> l(p);
+  auto* base = args.workspace.take<char>(l.control_bytes);
+  const std::size_t before_released = args.workspace.mark();
+  auto* patch = args.workspace.take<float>(l.patch_floats);
+  auto* a_scaled = args.workspace.take<__half2>(l.scaled_bytes / 4);
+  if (!base || !patch || !a_scaled) return cudaErrorMemoryAllocation;
   int* unfit = reinterpret_cast<int*>(base);
   auto* a_max = reinterpret_cast<std::uint32_t*>(base + 256);
-  std::uint32_t* b_max = a_max + mp;
-  auto* a_scale = reinterpret_cast<float*>(base + zeroed);
-  float* b_scale = a_scale + mp;
-  auto* entries = reinterpret_cast<SetAside*>(base + lists);
+  std::uint32_t* b_max = a_max + l.mp;
+  int* row_slot = reinterpret_cast<int*>(base + l.slots);
+  auto* a_scale = reinterpret_cast<float*>(base + l.scales);
+  float* b_scale = a_scale + l.mp;
+  auto* entries = reinterpret_cast<SetAside*>(base + l.lists);
   const SetAsideList a_aside{entries, unfit + 1}, b_aside{entries + kSetAsideCapacity, unfit + 2};
-  auto* a_scaled = static_cast<__half2*>(scaled);  // 256-byte aligned, as the pool returns it
-  __half2* b_scaled = a_scaled + Cfg::kParts * mp * kp / 2;
+  const Patches patches{patch, patch + kSetAsideCapacity * p.n, row_slot, row_slot + l.mp};
+  __half2* b_scaled = a_scaled + Cfg::kParts * l.mp * l.kp / 2;
 
-  err = cudaMemsetAsync(control, 0, std::size_t(zeroed), stream);
+  cudaError_t err = cudaMemsetAsync(base, 0, std::size_t(l.zeroed), stream);
+  if (err == cudaSuccess) err = cudaMemsetAsync(row_slot, 0xff, (l.mp + l.np) * 4, stream);
   if (err == cudaSuccess)
-    err = scale_to_f16<kMode>(operand_a(p), p.m, p.k, a_max, a_scaled, mp, kp, a_scale, a_aside,
-                              unfit, stream);
+    err = scale_to_f16<kMode>(operand_a(p), p.m, p.k, a_max, a_scaled, l.mp, l.kp, a_scale,
+                              a_aside, unfit, stream);
   if (err == cudaSuccess)
-    err = scale_to_f16<kMode>(operand_bt(p), p.n, p.k, b_max, b_scaled, np, kp, b_scale, b_aside,
-                              unfit, stream);
+    err = scale_to_f16<kMode>(operand_bt(p), p.n, p.k, b_max, b_scaled, l.np, l.kp, b_scale,
+                              b_aside, unfit, stream);
+  if (err == cudaSuccess)
+    err = launch_kernel(f16_correct_kernel<kMode>, unsigned(std::max(args.device.sms, 1)),
+                        kCorrectThreads, 0, stream, p, operand_a(p), operand_b(p), a_aside,
+                        b_aside, static_cast<const float*>(a_scale),
+                        static_cast<const int*>(unfit), patches);
   CUtensorMap tmap_a, tmap_b;
-  if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, Cfg::kParts, mp, kp, kBM) &&
-                              make_f16_map(&tmap_b, b_scaled, Cfg::kParts, np, kp, Cfg::kBN)))
+  if (err == cudaSuccess && !(make_f16_map(&tmap_a, a_scaled, Cfg::kParts, l.mp, l.kp, kBM) &&
+                              make_f16_map(&tmap_b, b_scaled, Cfg::kParts, l.np, l.kp, Cfg::kBN)))
     err = cudaErrorInvalidValue;
   constexpr auto kernel =
       Cfg::kSplit ? tc_04_wgmma_f16_tf32x3_kernel : tc_04_wgmma_f16_tf32_kernel;
-  if (err == cudaSuccess)
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               Cfg::Ring::kSmemBytes);
+  if (err == cudaSuccess) err = set_max_dynamic_smem(kernel, Cfg::Ring::kSmemBytes);
   if (err == cudaSuccess) {
     const std::int64_t tiles = ceil_div(p.m, kBM) * ceil_div(p.n, Cfg::kBN);
-    const unsigned blocks = unsigned(std::min<std::int64_t>(tiles, std::max(device_sm_count(), 1)));
-    kernel<<<blocks, kThreads, Cfg::Ring::kSmemBytes, stream>>>(
-        p, tmap_a, tmap_b, {a_scale, b_scale, unfit, int(kp / kBK)});
-    err = cudaGetLastError();
+    const unsigned blocks = unsigned(std::min<std::int64_t>(tiles, std::max(args.device.sms, 1)));
+    err = launch_kernel(kernel, blocks, kThreads, Cfg::Ring::kSmemBytes, stream, p, tmap_a, tmap_b,
+                        Scaled{a_scale, b_scale, unfit, int(l.kp / kBK), patches});
   }
-  if (err == cudaSuccess) {
-    f16_correct_kernel<kMode>
-        <<<unsigned(std::max(device_sm_count(), 1)), kCorrectThreads, 0, stream>>>(
-            p, operand_a(p), operand_b(p), a_aside, b_aside, a_scale, unfit);
-    err = cudaGetLastError();
-  }
-  cudaError_t free_err = cudaFreeAsync(scaled, stream);
-  if (err == cudaSuccess) err = call_if_unfit(p, kMode, unfit, stream);
-  if (cudaError_t e = cudaFreeAsync(control, stream); free_err == cudaSuccess) free_err = e;
-  return err != cudaSuccess ? err : free_err;
-}
-
-// For `auto` (run 137, H200, one table from idle; docs/perf-notes.md). Tf32: from 6144 in every
-// dimension, where this rung ran 1.24x tc-03 (6144³); at 4096³, 4096 x 4096 x 1024,
-// 8192 x 8192 x 1024 and 2048 x 11008 x 4096 its passes cost more than its tile kernel saves
-// against tc-03, which reads A and B in place. 3xTF32: from 2^34 products with m and n at least
-// 2048 (1.04-1.27x tc-03's 3xTF32 at the six such shapes of run 137, 1.26-1.31x at 8192³ in run
-// 136; 0.97x at 2048³, 0.79x at 512 x 11008 x 4096).
-bool tf32_auto_suits(const Canonical& p) { return std::min({p.m, p.n, p.k}) >= 6144; }
-bool tf32x3_auto_suits(const Canonical& p) {
-  return double(p.m) * double(p.n) * double(p.k) >= 0x1p34 && std::min(p.m, p.n) >= 2048;
+  // The handoff computes the call where the passes raised the flag (Inf, NaN, a row out of
+  // range, a full list), its every kernel returning at once otherwise.
+  args.workspace.release(before_released);
+  if (err == cudaSuccess)
+    err = args.handoff->launch(p, {stream, args.device, args.workspace, unfit, nullptr});
+  return err;
 }
 
 }  // namespace
@@ -705,12 +739,14 @@ SGEMM_KERNEL_ENTRIES(tensorcore_04_wgmma_f16) {
         "Tf32 on FP16 wgmma: rows of A and columns of B scaled by powers of two, so FP16 "
         "rounding is TF32 rounding",
         Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, 4, tf32_auto_suits},
+       why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
+       /*accepts_run_if=*/false, /*needs_handoff=*/true},
       {{"tc-04-wgmma-f16-tf32x3", Track::TensorCore, 4,
         "3xTF32 on FP16 wgmma: the scaled rows and columns split into big and small FP16 parts "
         "(TF32's split, bit for bit), staged accumulation",
         Math::Fp32Tf32x3, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
-       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, 4, tf32x3_auto_suits},
+       why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
+       /*accepts_run_if=*/false, /*needs_handoff=*/true},
   };
   return entries;
 #else

@@ -1,10 +1,11 @@
-// What the tensor-core rungs share: the packing pass that turns A and B into K-major,
-// tile-padded TF32 operands, the stream-ordered workspace it lives in, the FP32 fallback for
-// inputs the 3xTF32 split cannot carry, and the grouped order in which blocks walk C.
+// What the TF32 tensor-core rungs (01 to 03) share: the packing pass that turns A and B into
+// K-major, tile-padded TF32 operands, and the FP32 fallback for inputs the 3xTF32 split cannot
+// carry.
 //
 // tf32_gemm() enqueues, on the call's stream and without any host synchronization:
 //
-//   1. workspace = [nonfinite flag | A parts (parts x mp x kp) | B parts (parts x np x kp)]
+//   1. from the call's workspace: [nonfinite flag | A parts (parts x mp x kp) | B parts
+//      (parts x np x kp)], then the tile kernel's own (tf32_workspace_bytes counts it all)
 //   2. pack A and B: X_big = tf32(x), and for 3xTF32 also X_small = tf32(x - X_big), stored
 //      K-major (B as N x K), zero past m, n and k, so the main kernels load whole 16-byte
 //      aligned tiles with no edge checks and both operands are zero past K. An operand the
@@ -12,12 +13,10 @@
 //      small part packed (a_big); such a B is scanned for values the split cannot carry, or not
 //      even that where the tile kernel checks them and nothing reads C (b_checked);
 //   3. the rung's own tile kernel (launch_tiles);
-//   4. 3xTF32 only: the FP32 fallback, which does nothing unless the pack, the scan or the tile
-//      kernel saw a value the split cannot represent (Inf, NaN, |x| >= 2^48) — then it recomputes
-//      all of C with FP32 FMA (and the tile kernel, reading the same flag, did nothing, or with
-//      beta == 0 wrote values the fallback overwrites);
-//   5. the workspace goes back to a library-owned memory pool that keeps its memory, so the
-//      steady state never allocates from the device.
+//   4. 3xTF32 only: the FP32 fallback (fallback/fp32_any.cuh), which does nothing unless the
+//      pack, the scan or the tile kernel saw a value the split cannot carry (see splittable) —
+//      then it recomputes all of C with FP32 FMA (and the tile kernel, reading the same flag, did
+//      nothing, or with beta == 0 wrote values the fallback overwrites).
 //
 // 3xTF32 with k < kMinSplitK skips all of this and runs the FP32 kernel alone: with a handful
 // of products per element the split's own error (a truncating tensor-core sum, the dropped
@@ -58,10 +57,18 @@ __device__ __forceinline__ float to_tf32(float x) {
 #endif
 }
 
-// Whether the 3xTF32 split carries x. NaN fails the comparison too. Below 2^48 every product of
-// two inputs stays below 2^96 and every sum of up to 2^31 of them below FLT_MAX, so no part of
-// the split overflows.
-__device__ __forceinline__ bool splittable(float x) { return fabsf(x) < 0x1p48f; }
+// Whether the 3xTF32 split carries x within 3xTF32's error bound: zero, or a magnitude in
+// [2^-52, 2^48). NaN fails the comparisons too.
+// - Below 2^48 every product of two inputs stays below 2^96 and every sum of up to 2^31 of them
+//   below FLT_MAX, so no part of the split overflows.
+// - From 2^-52 up every product of two inputs is at least 2^-104, and every partial product
+//   the tensor cores form (big * big, big * small, small * big) either is a normal float or, if
+//   it falls below 2^-126 and is flushed, loses at most 2^-126 <= 2^-22 |a b|: inside the bound.
+//   Smaller values (subnormals among them, which the tensor cores flush) would lose the product.
+__device__ __forceinline__ bool splittable(float x) {
+  const float m = fabsf(x);
+  return x == 0.0f || (m >= 0x1p-52f && m < 0x1p48f);
+}
 
 // The operands as the tile kernels see them. Packed: part 0 is the big part, part 1 (3xTF32
 // only) the small part, element (r, p) of part q at x[(q * rows_p + r) * kp + p].
@@ -84,8 +91,9 @@ __device__ __forceinline__ bool tile_kernel_idle(const Tf32Operands& ops) {
          (ops.nonfinite != nullptr && *ops.nonfinite != 0);
 }
 
+// Launches a rung's tile kernel on ops; it may take its own scratch from args.workspace.
 using Tf32TileLauncher = cudaError_t (*)(const Canonical& p, const Tf32Operands& ops,
-                                         cudaStream_t stream);
+                                         const LaunchArgs& args);
 
 // Which operands a launcher reads from the user's memory instead of a packed copy.
 struct Tf32Direct {
@@ -105,26 +113,23 @@ struct Tf32Direct {
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 
-// Empty when tf32_gemm can handle p (the pack kernel's grid, TMA coordinates), otherwise why
+// Empty when tf32_gemm can handle p (the tile kernels' 32-bit row coordinates), otherwise why
 // not.
 std::string_view tf32_why_not(const Canonical& p);
 
-// Step 4 above, also for a rung that raises `flag` its own way (tc-04): C = alpha A B + beta C
-// with FP32 FMA, by a kernel that returns at once while *flag == 0. A null flag computes always.
-cudaError_t fp32_fallback(const Canonical& p, const int* flag, cudaStream_t stream);
+// Whether an operand of `rows` rows is read in place (Tf32Direct) rather than packed, as
+// tf32_gemm decides.
+bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t rows, std::int64_t k);
 
-// Steps 1-5 above. Returns the first error (cudaErrorMemoryAllocation if the pool cannot grow).
-// Operands that `direct` lets through are passed to launch_tiles as the user's matrices.
-// With run_if, every kernel of the call returns at once unless *run_if != 0 when it starts: a
-// call enqueued on the chance that an earlier kernel raises the flag (tc-04's way out).
+// The workspace tf32_gemm takes for p: the flag and the packed operands, plus tile_bytes for the
+// tile kernel's own.
+std::size_t tf32_workspace_bytes(const Canonical& p, Tf32Mode mode, Tf32Direct direct,
+                                 std::size_t tile_bytes);
+
+// Steps 1-4 above. Returns the first error. Operands that `direct` lets through are passed to
+// launch_tiles as the user's matrices. With args.run_if, every kernel of the call returns at
+// once unless *run_if != 0 when it starts.
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
-                      cudaStream_t stream, Tf32Direct direct = {}, const int* run_if = nullptr);
-
-// tc-03's and tc-02's calls with run_if as above, for tc-04's operands that FP16 cannot carry
-// (kernel = the rung's entry in `mode`). cudaErrorNotSupported where the rung declines p.
-cudaError_t tc_03_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
-                          cudaStream_t stream);
-cudaError_t tc_02_call_if(const Canonical& p, Tf32Mode mode, const int* run_if,
-                          cudaStream_t stream);
+                      const LaunchArgs& args, Tf32Direct direct = {});
 
 }  // namespace sgemm::detail

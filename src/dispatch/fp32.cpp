@@ -1,0 +1,67 @@
+// `auto` in Fp32 math.
+//
+// Rung 13 (128 x 256 tiles, a persistent grid, the last round cut along k) is the fastest FP32
+// kernel wherever its tiles fill the GPU; rung 10 (128 x 128 tiles, two blocks per SM) takes the
+// calls where rung 13's tiles would run half empty or its fixed costs dominate; cute-02 takes
+// what the float4 rungs cannot (unaligned pointers, leading dimensions not multiples of 4);
+// fallback-01-any takes everything else.
+#include <array>
+
+#include "dispatch/policy.hpp"
+#include "kernels/pipeline/tail_costs.hpp"
+
+namespace sgemm::detail {
+namespace {
+
+// Rung 13's tile and k-tile (13_tma.cu: kBM x kBN, kBK) and the costs of its tail split, in its
+// k-tile times; rung 10's tile (10_warptile.cu).
+constexpr int kRung13M = 128, kRung13N = 256, kRung13K = 8;
+constexpr TailCosts kRung13Tail{11.0, 11.0};
+constexpr int kRung10Tile = 128;
+
+// Against rung 10, measured on an H200:
+// - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
+//   occupy at least half the SMs: 11008 x 128 x 4096 0.83x, 32768 x 128 x 2048 0.52x. With
+//   fewer (8192 x 128 x 8192: 64 of rung 10's tiles) rung 13's split over all SMs wins, 1.13x.
+// - Otherwise, with at least as many tiles as SMs, rung 13 is faster (1.2-1.3x at 2560³-3072³).
+// - With fewer, each kernel runs one round, and the estimates below, in rung 13's k-tile times,
+//   pick the faster: rung 13 split over all SMs (512³ 2.2x, 256 x 256 x 1024 4.9x, 1536³ 1.7x
+//   faster than rung 10) or whole (2048³ 1.04x), and rung 10 where k is too short for rung 13's
+//   fixed costs (512 x 512 x 128, 2048 x 1024 x 256: rung 10 1.2-1.3x faster).
+// An M-major A with a K-major B (RowMajor TT) ran 0.83-0.85x cuBLAS against rung 10's
+// 0.92-0.94x at 4096³ and 8192³: rung 10 takes those calls.
+std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
+  if (!p.a_k_major && p.b_k_major) return "an M-major A with a K-major B: rung 10 is faster";
+  const int sms = device.sms;
+  const std::int64_t tiles = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
+  const std::int64_t rung10_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+  if (p.n <= kRung13N / 2 && 2 * rung10_tiles >= sms)
+    return "n <= 128 half-empties its tiles, and rung 10's fill half the SMs";
+  if (tiles >= sms) return {};
+  // One round each. Its start and store of C cost ~5.4 of rung 13's k-tiles in rung 13 and ~4.6
+  // in rung 10; rung 10's 8-deep k-tile takes 0.58 of rung 13's with one block per SM, and 1.8
+  // times that with two.
+  const std::int64_t k_tiles = ceil_div(p.k, kRung13K);
+  constexpr double kRung13Round = 5.4, kRung10Round = 4.6, kRung10KTile = 0.58, kTwoBlocks = 1.8;
+  const double rung13 = tail_tiles(tiles, k_tiles, sms, kRung13Tail) > 0
+                            ? kRung13Round + kRung13Tail.fixed + double(tiles * k_tiles) / sms
+                            : kRung13Round + double(k_tiles);
+  const double rung10 =
+      kRung10Round + kRung10KTile * double(k_tiles) * (rung10_tiles > sms ? kTwoBlocks : 1.0);
+  if (rung13 < rung10) return {};
+  return "fewer tiles than SMs and a short k: rung 10's estimate is lower";
+}
+
+constexpr std::array kRules = {
+    Rule{"simt-13-tma", rung13_unsuited},
+    Rule{"simt-10-warptile"},
+    Rule{"cute-02-fast"},
+    Rule{"simt-05-blocktile-2d"},
+    Rule{"fallback-01-any"},
+};
+
+}  // namespace
+
+std::span<const Rule> fp32_rules() { return kRules; }
+
+}  // namespace sgemm::detail

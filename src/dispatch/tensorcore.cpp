@@ -1,0 +1,66 @@
+// `auto` in Tf32 and Fp32Tf32x3 math.
+//
+// tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile kernel, but
+// its passes over A and B cost more than they save below the sizes in its rules; tc-03 reads A
+// and B in place and takes the rest; tc-02 and tc-01 take the layouts and alignments tc-03
+// cannot. After them come the FP32 kernels: FP32 arithmetic is at least as accurate as both
+// tensor-core maths, so a call no tensor-core kernel supports still runs.
+#include <algorithm>
+#include <array>
+#include <span>
+
+#include "dispatch/policy.hpp"
+
+namespace sgemm::detail {
+namespace {
+
+// Measured on an H200 from an idle GPU. Tf32: from 6144 in every dimension, where tc-04 ran
+// 1.24x tc-03 (6144³); at 4096³, 4096 x 4096 x 1024, 8192 x 8192 x 1024 and 2048 x 11008 x 4096
+// its passes cost more than its tile kernel saves against tc-03.
+std::string_view tc04_tf32_unsuited(const Canonical& p, const Device&) {
+  if (std::min({p.m, p.n, p.k}) >= 6144) return {};
+  return "a dimension below 6144: its scaling passes cost more than they save against tc-03";
+}
+// 3xTF32: from 2^34 products with m and n at least 2048 (1.04-1.27x tc-03's 3xTF32 at six such
+// shapes, 1.26-1.31x at 8192³; 0.97x at 2048³, 0.79x at 512 x 11008 x 4096).
+std::string_view tc04_tf32x3_unsuited(const Canonical& p, const Device&) {
+  if (double(p.m) * double(p.n) * double(p.k) >= 0x1p34 && std::min(p.m, p.n) >= 2048) return {};
+  return "fewer than 2^34 products, or m or n below 2048: tc-03 is faster";
+}
+
+constexpr std::array kTf32Rules = {
+    Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
+    Rule{"tc-03-wgmma-rs-tf32"},
+    Rule{"tc-02-wgmma-tf32"},
+    Rule{"tc-01-mma-sync-tf32"},
+};
+constexpr std::array kTf32x3Rules = {
+    Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
+    Rule{"tc-03-wgmma-rs-tf32x3"},
+    Rule{"tc-02-wgmma-tf32x3"},
+    Rule{"tc-01-mma-sync-tf32x3"},
+};
+
+// tc-04 hands the calls whose operands FP16 cannot carry to the next tensor-core rung of its
+// math that supports them, else to the FP32 kernel of last resort.
+constexpr std::array<std::string_view, 4> kTf32Handoff = {
+    "tc-03-wgmma-rs-tf32", "tc-02-wgmma-tf32", "tc-01-mma-sync-tf32", "fallback-01-any"};
+constexpr std::array<std::string_view, 4> kTf32x3Handoff = {
+    "tc-03-wgmma-rs-tf32x3", "tc-02-wgmma-tf32x3", "tc-01-mma-sync-tf32x3", "fallback-01-any"};
+constexpr std::array<std::string_view, 1> kFp32Handoff = {"fallback-01-any"};
+
+}  // namespace
+
+std::span<const Rule> tf32_rules() { return kTf32Rules; }
+std::span<const Rule> tf32x3_rules() { return kTf32x3Rules; }
+
+std::span<const std::string_view> handoff_order(Math math) {
+  switch (math) {
+    case Math::Tf32: return kTf32Handoff;
+    case Math::Fp32Tf32x3: return kTf32x3Handoff;
+    case Math::Fp32: break;
+  }
+  return kFp32Handoff;
+}
+
+}  // namespace sgemm::detail

@@ -1,0 +1,35 @@
+// Kernel launches that report their own error and leave the caller's alone.
+//
+// `kernel<<<...>>>` followed by cudaGetLastError() would return (and clear) an error an earlier,
+// unrelated call of the caller left pending. cudaLaunchKernelEx returns this launch's error only,
+// and a successful launch leaves the thread's pending error as it was.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstddef>
+#include <utility>
+
+namespace sgemm::detail {
+
+template <class... Params, class... Args>
+cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                          cudaStream_t stream, Args&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+// Raises `kernel`'s dynamic shared-memory limit to `bytes` on the current device, once per
+// kernel and device (in relaxed capture mode, so a first call inside a graph capture sets it too).
+cudaError_t set_max_dynamic_smem(const void* kernel, int bytes);
+
+template <class... Params>
+cudaError_t set_max_dynamic_smem(void (*kernel)(Params...), int bytes) {
+  return set_max_dynamic_smem(reinterpret_cast<const void*>(kernel), bytes);
+}
+
+}  // namespace sgemm::detail
