@@ -41,6 +41,26 @@ __device__ float uniform_pm1(std::uint64_t seed, std::int64_t pos) {
   return float(splitmix64(seed, pos + 1) >> 40) * 0x1p-23f - 1.0f;  // 24 random bits, in [-1, 1)
 }
 
+// The distributions of Values beyond Uniform, Tf32Ties and Normal, from a uniform value u and a
+// second draw r of the same position.
+__device__ float widened(Values values, float u, std::uint64_t r) {
+  switch (values) {
+    case Values::WideExponent: return ldexpf(u, int(r % 81) - 40);
+    case Values::Subnormal:
+      if (r & 1) return __uint_as_float(std::uint32_t(r >> 8) % 0x007fffffu + 1u | (r & 2 ? 0x80000000u : 0u));
+      return ldexpf(u, -100);
+    case Values::Special:
+      switch (r % 256) {
+        case 0: return 0.0f;
+        case 1: return __int_as_float(0x7f800000);
+        case 2: return __int_as_float(int(0xff800000u));
+        case 3: return __int_as_float(0x7fc00000);
+        default: return u;
+      }
+    default: return u;
+  }
+}
+
 // N(0, 1) by Box-Muller in double from two 53-bit uniforms, so values near zero keep their
 // true density down to ~2^-53.
 __device__ float normal01(std::uint64_t seed, std::int64_t pos) {
@@ -62,9 +82,16 @@ __global__ void fill_kernel(float* alloc, std::int64_t total, std::int64_t offse
       v = values == Values::Normal ? normal01(seed, pos) : uniform_pm1(seed, pos);
       if (values == Values::Tf32Ties)
         v = __uint_as_float((__float_as_uint(v) & 0xffffe000u) | 0x1000u);
+      v = widened(values, v, splitmix64(seed ^ 0x5bd1e995u, pos + 1));
     }
     alloc[i] = v;
   }
+}
+
+__global__ void scale_kernel(float* x, Storage s, int exponent) {
+  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < s.elements(); i += step)
+    if (is_valid(s, i)) x[i] = ldexpf(x[i], exponent);
 }
 
 // The valid region of C set to NaN (beta == 0 runs must not read it).
@@ -90,10 +117,14 @@ __device__ void atomic_max_nonneg(double* addr, double v) {
   atomicMax(reinterpret_cast<unsigned long long*>(addr), __double_as_longlong(v));
 }
 
+// sum_ref: op(A) op(B) alone, when alpha is not finite (else null). alpha * sum is then +-Inf
+// with the sign of the sum, or NaN when the sum is zero, so an element's expected value depends on
+// the sign of a sum the kernel computes only to within its bound: where the reference sum stands
+// clear of its bound the kernel's must be alpha times its sign exactly, elsewhere any Inf or NaN.
 __global__ void verify_kernel(const float* c_alloc, std::int64_t total, std::int64_t offset,
                               Storage s, const double* ref, const double* abs_ab,
-                              const float* c0, double alpha, double beta, double k_plus_2_u,
-                              double* stats) {
+                              const double* sum_ref, const float* c0, double alpha, double beta,
+                              double k_plus_2_u, double k_plus_2_eta, double* stats) {
   double worst = 0, diff2 = 0, ref2 = 0;
   unsigned long long bad = 0, hits = 0, first_bad = ~0ull;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
@@ -105,14 +136,26 @@ __global__ void verify_kernel(const float* c_alloc, std::int64_t total, std::int
       continue;
     }
     const double r = ref[pos];
+    // With alpha == 0 A and B are not read: their values do not enter the bound.
+    const double ab_term = alpha == 0 ? 0.0 : fabs(alpha) * abs_ab[pos];
     bool ok;
     double ratio = 0;
-    if (isnan(r)) {
+    if (sum_ref != nullptr && !isnan(alpha)) {
+      const double sum = sum_ref[pos];
+      const double sum_bound = k_plus_2_u * abs_ab[pos] + k_plus_2_eta;
+      if (isnan(sum) || fabs(sum) > sum_bound) {
+        const double want = alpha * sum + beta * double(c0[pos]);
+        ok = isnan(want) ? isnan(out) : double(out) == want;
+      } else {
+        ok = !isfinite(out);
+      }
+    } else if (isnan(r)) {
       ok = isnan(out);
     } else if (isinf(r)) {
       ok = double(out) == r;
     } else {
-      const double bound = k_plus_2_u * (fabs(alpha) * abs_ab[pos] + fabs(beta) * fabs(double(c0[pos])));
+      const double bound = k_plus_2_u * (ab_term + fabs(beta) * fabs(double(c0[pos]))) +
+                           k_plus_2_eta * (fabs(alpha) + 1.0);
       const double diff = fabs(double(out) - r);
       ok = isfinite(out) && diff <= bound;
       ratio = bound > 0 ? diff / bound : (diff == 0 ? 0 : INFINITY);
@@ -177,6 +220,8 @@ std::string describe(const GemmCase& c) {
   return os.str();
 }
 
+double underflow_unit(Math math) { return math == Math::Tf32 ? 0x1p-126 : 0x1p-149; }
+
 double unit_roundoff(Math math) {
   switch (math) {
     case Math::Fp32: return 0x1p-24;
@@ -206,7 +251,7 @@ CaseBuffers::CaseBuffers(const GemmCase& c) : case_(with_tight_lds(c)) {
 
 CaseBuffers::~CaseBuffers() {
   for (void* p : {(void*)a_alloc_, (void*)b_alloc_, (void*)c_alloc_, (void*)c0_, (void*)ref_,
-                  (void*)abs_ref_, (void*)stats_})
+                  (void*)abs_ref_, (void*)sum_ref_, (void*)stats_})
     if (p) cudaFree(p);
 }
 
@@ -235,11 +280,21 @@ void CaseBuffers::poke(int operand, std::int64_t row, std::int64_t col, float va
   has_reference_ = false;
 }
 
+void CaseBuffers::scale(int operand, int exponent) {
+  const Storage& s = operand == 0 ? sa_ : sb_;
+  scale_kernel<<<blocks_for(s.elements()), kThreads>>>(operand == 0 ? a_ : b_, s, exponent);
+  check(cudaGetLastError(), "scale");
+  has_reference_ = false;
+}
+
 void CaseBuffers::reset_c() {
   const std::int64_t total = sc_.elements() + 2 * kGuard + 4;
   check(cudaMemcpy(c_alloc_, c0_, sizeof(float) * total, cudaMemcpyDeviceToDevice), "reset C");
   if (case_.beta == 0.0f) poison_kernel<<<blocks_for(sc_.elements()), kThreads>>>(c_, sc_);
   check(cudaGetLastError(), "poison C");
+  // Done before the call, whatever stream it runs on (a non-blocking stream does not wait for
+  // the legacy default stream).
+  check(cudaDeviceSynchronize(), "poison C");
 }
 
 void CaseBuffers::compute_reference(cublasHandle_t handle) {
@@ -275,6 +330,12 @@ void CaseBuffers::compute_reference(cublasHandle_t handle) {
   if (c.m > 0 && c.n > 0) {
     check(run(&alpha, da, db, &beta, ref_), "cublasDgemm");
     check(run(&one, dabs_a, dabs_b, &zero, abs_ref_), "cublasDgemm |A||B|");
+    if (!std::isfinite(alpha)) {
+      if (!sum_ref_)
+        check(cudaMalloc(&sum_ref_, sizeof(double) * std::max<std::int64_t>(1, sc_.elements())),
+              "cudaMalloc");
+      check(run(&one, da, db, &zero, sum_ref_), "cublasDgemm op(A) op(B)");
+    }
   }
   check(cudaDeviceSynchronize(), "reference");
   cudaFree(da);
@@ -284,7 +345,7 @@ void CaseBuffers::compute_reference(cublasHandle_t handle) {
   has_reference_ = true;
 }
 
-Verdict CaseBuffers::verify(double u) const {
+Verdict CaseBuffers::verify(double u, double eta) const {
   if (!has_reference_) throw std::logic_error("verify() before compute_reference()");
   const double init[kStatCount] = {0, 0, 0, 0, 0, 0};
   check(cudaMemcpy(stats_, init, sizeof init, cudaMemcpyHostToDevice), "stats");
@@ -292,8 +353,10 @@ Verdict CaseBuffers::verify(double u) const {
   const std::int64_t total = sc_.elements() + 2 * kGuard + 4;
   const std::int64_t shift = kGuard + (case_.unaligned ? 1 : 0);
   verify_kernel<<<blocks_for(total), kThreads>>>(c_alloc_, total, shift, sc_, ref_, abs_ref_,
+                                                 std::isfinite(case_.alpha) ? nullptr : sum_ref_,
                                                  c0_ + shift, case_.alpha, case_.beta,
-                                                 double(case_.k + 2) * u, stats_);
+                                                 double(case_.k + 2) * u,
+                                                 double(case_.k + 2) * eta, stats_);
   check(cudaGetLastError(), "verify");
   double stats[kStatCount];
   check(cudaMemcpy(stats, stats_, sizeof stats, cudaMemcpyDeviceToHost), "verify");
@@ -323,6 +386,10 @@ Verdict CaseBuffers::verify(double u) const {
   if (hits) v.detail += (v.detail.empty() ? "" : "; ") + std::to_string(hits) +
                         " guard-band/padding element(s) of C overwritten";
   return v;
+}
+
+Verdict CaseBuffers::verify(Math math) const {
+  return verify(unit_roundoff(math), underflow_unit(math));
 }
 
 bool CaseBuffers::c_untouched() const {

@@ -58,8 +58,11 @@ struct Verdict {
 // What fill_random writes into A and B: uniform values in [-1, 1], or such values cut to 12
 // significant bits with the last one set, each exactly halfway between two TF32 numbers (where
 // two roundings that break ties differently disagree), or normal N(0, 1) values (which, unlike
-// the uniform ones, come arbitrarily close to zero).
-enum class Values { Uniform, Tf32Ties, Normal };
+// the uniform ones, come arbitrarily close to zero); uniform values times 2^e with e uniform in
+// [-40, 40] (WideExponent); subnormal values, each element with probability 1/2, the others
+// uniform times 2^-100 (Subnormal); uniform values with about one element in 64 replaced by 0,
+// +-Inf or NaN (Special).
+enum class Values { Uniform, Tf32Ties, Normal, WideExponent, Subnormal, Special };
 
 // Device buffers for one case. Fill once with fresh random values in [-1, 1]; then any number
 // of `reset_c` + run + `verify` rounds.
@@ -78,13 +81,17 @@ class CaseBuffers {
   void fill_random(std::uint64_t seed, Values values = Values::Uniform);
   // Writes `value` into element (row, col) of op(A) (operand 0) or op(B) (operand 1).
   void poke(int operand, std::int64_t row, std::int64_t col, float value);
+  // Multiplies every element of A (operand 0) or B (operand 1) by 2^exponent (exact unless the
+  // result leaves the float range).
+  void scale(int operand, int exponent);
   // C back to its initial values; with beta == 0 the valid region is NaN-poisoned instead.
   void reset_c();
   // Runs the float64 reference (cuBLAS DGEMM on float64 copies) for the current A, B, C0.
   void compute_reference(cublasHandle_t handle);
-  // Checks C against the reference: elementwise bound with unit roundoff `u`, special values,
-  // and the untouched guard band and padding.
-  Verdict verify(double u) const;
+  // Checks C against the reference: elementwise bound with unit roundoff `u` and underflow unit
+  // `eta` (see bound_of), special values, and the untouched guard band and padding.
+  Verdict verify(double u, double eta) const;
+  Verdict verify(Math math) const;  // with the math's u and eta
   // True when C (valid region, padding and guard band) is exactly as reset_c() left it.
   bool c_untouched() const;
 
@@ -94,12 +101,19 @@ class CaseBuffers {
   float *a_alloc_ = nullptr, *b_alloc_ = nullptr, *c_alloc_ = nullptr, *c0_ = nullptr;
   float *a_ = nullptr, *b_ = nullptr, *c_ = nullptr;
   double *ref_ = nullptr, *abs_ref_ = nullptr;
+  double* sum_ref_ = nullptr;  // op(A) op(B), for a case whose alpha is not finite
   double* stats_ = nullptr;  // device scratch for the verdict's reductions
   bool has_reference_ = false;
 };
 
-// The unit roundoff the elementwise bound uses for a math mode (DESIGN.md).
+// The elementwise bound (docs/design.md, "Verification") for C(i, j) is
+//   (k + 2) (u (|alpha| (|A||B|)ij + |beta| |C0ij|) + eta (|alpha| + 1)),
+// u the math's unit roundoff, eta the absolute error a result below the normal range may take
+// per rounding: 2^-149 where subnormals are kept (FP32 arithmetic; 3xTF32, which sends operands
+// whose products the tensor cores would flush to FP32 arithmetic), 2^-126 in Tf32 (the tensor
+// cores may flush products below the normal range).
 double unit_roundoff(Math math);
+double underflow_unit(Math math);
 
 // cuBLAS SGEMM (CUBLAS_COMPUTE_32F, or CUBLAS_COMPUTE_32F_FAST_TF32 when `tf32`) for a case.
 cublasStatus_t cublas_sgemm(cublasHandle_t handle, const GemmCase& c, const float* a,

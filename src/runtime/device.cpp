@@ -1,6 +1,8 @@
 // Per-device facts, the stream's device, and the guards of device.hpp.
 #include "runtime/device.hpp"
 
+#include <cuda.h>
+
 #include <array>
 #include <mutex>
 
@@ -41,6 +43,36 @@ cudaError_t read_facts(int ordinal, Device* out) {
   return cudaSuccess;
 }
 
+// The device of a stream under capture, through the driver: the stream's context, and that
+// context's device. Where the driver refuses, the current device (the caller's capture of a
+// stream of another device would have failed at its own first launch anyway).
+cudaError_t captured_stream_device(cudaStream_t stream, int* ordinal) {
+  using GetStreamCtx = CUresult (*)(CUstream, CUcontext*);
+  using GetCtx = CUresult (*)(CUcontext*);
+  using PushCtx = CUresult (*)(CUcontext);
+  using PopCtx = CUresult (*)(CUcontext*);
+  using GetDevice = CUresult (*)(CUdevice*);
+  static const auto stream_ctx = reinterpret_cast<GetStreamCtx>(driver_entry("cuStreamGetCtx"));
+  static const auto current_ctx = reinterpret_cast<GetCtx>(driver_entry("cuCtxGetCurrent"));
+  static const auto push_ctx = reinterpret_cast<PushCtx>(driver_entry("cuCtxPushCurrent"));
+  static const auto pop_ctx = reinterpret_cast<PopCtx>(driver_entry("cuCtxPopCurrent"));
+  static const auto ctx_device = reinterpret_cast<GetDevice>(driver_entry("cuCtxGetDevice"));
+  CUcontext ctx = nullptr, current = nullptr;
+  if (stream_ctx && current_ctx && push_ctx && pop_ctx && ctx_device &&
+      stream_ctx(stream, &ctx) == CUDA_SUCCESS && current_ctx(&current) == CUDA_SUCCESS &&
+      ctx != current && push_ctx(ctx) == CUDA_SUCCESS) {
+    CUdevice device = -1;
+    const CUresult got = ctx_device(&device);
+    CUcontext popped;
+    pop_ctx(&popped);
+    if (got == CUDA_SUCCESS) {
+      *ordinal = device;
+      return cudaSuccess;
+    }
+  }
+  return cudaGetDevice(ordinal);
+}
+
 }  // namespace
 
 cudaError_t device_facts(int ordinal, Device* out) {
@@ -59,9 +91,12 @@ cudaError_t device_facts(int ordinal, Device* out) {
 cudaError_t stream_device(cudaStream_t stream, int* ordinal) {
   if (stream == nullptr || stream == cudaStreamLegacy || stream == cudaStreamPerThread)
     return cudaGetDevice(ordinal);
-  // cudaStreamGetDevice is refused while a capture in global mode is under way.
-  const RelaxedCapture relaxed;
-  return cudaStreamGetDevice(stream, ordinal);
+  cudaStreamCaptureStatus capturing = cudaStreamCaptureStatusNone;
+  if (cudaError_t e = cudaStreamIsCapturing(stream, &capturing)) return e;
+  if (capturing == cudaStreamCaptureStatusNone) return cudaStreamGetDevice(stream, ordinal);
+  // cudaStreamGetDevice is refused on a stream being captured. The stream's context says the
+  // same: it is the current one (the usual case), or its device is read with it made current.
+  return captured_stream_device(stream, ordinal);
 }
 
 CurrentDevice::CurrentDevice(int ordinal) {

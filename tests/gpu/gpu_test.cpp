@@ -26,6 +26,23 @@ cublasHandle_t cublas() {
   return handle;
 }
 
+Status call(ref::CaseBuffers& buf, cudaStream_t stream, const Options& options) {
+  const ref::GemmCase& t = buf.gemm_case();
+  return gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
+              t.beta, buf.c(), t.ldc, stream, options);
+}
+
+std::vector<Math> built_maths() {
+  std::vector<Math> maths;
+  for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32})
+    for (const KernelInfo& k : kernels())
+      if (k.math == math) {
+        maths.push_back(math);
+        break;
+      }
+  return maths;
+}
+
 ref::Verdict run_case(const ref::GemmCase& c, const Options& options, std::uint64_t seed) {
   ref::CaseBuffers buf(c);
   buf.fill_random(seed);
@@ -40,7 +57,7 @@ ref::Verdict run_case(const ref::GemmCase& c, const Options& options, std::uint6
   if (sync != cudaSuccess) std::abort();  // a kernel fault poisons the context for every later test
   EXPECT_EQ(s, Status::Success) << options.kernel << " on " << ref::describe(t) << ": "
                                 << last_error();
-  ref::Verdict v = buf.verify(ref::unit_roundoff(options.math));
+  ref::Verdict v = buf.verify(options.math);
   EXPECT_TRUE(v.pass) << options.kernel << " on " << ref::describe(t) << ": " << v.detail;
   expect_rel_fro(v, options.math, std::string(options.kernel) + " on " + ref::describe(t));
   return v;

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "reference/harness.hpp"
 #include "sgemm/sgemm.hpp"
@@ -15,6 +16,12 @@ namespace sgemm::test {
 // Empty when a CUDA device is usable, otherwise why not.
 const std::string& no_device_reason();
 cublasHandle_t cublas();
+
+// gemm() on the buffers' case, on `stream`.
+Status call(ref::CaseBuffers& buf, cudaStream_t stream, const Options& options);
+
+// The maths this build has kernels for.
+std::vector<Math> built_maths();
 
 // Runs `c` through gemm() with `options` on fresh random inputs and checks the result against
 // the float64 reference (bound with the math's unit roundoff), the NaN poison and the guard

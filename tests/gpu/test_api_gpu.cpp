@@ -145,7 +145,7 @@ TEST(Api, ConcurrentCallers) {
   for (auto& th : threads) th.join();
   for (int i = 0; i < kThreads; ++i) {
     EXPECT_EQ(results[i], Status::Success);
-    const ref::Verdict v = bufs[i]->verify(ref::unit_roundoff(Math::Fp32));
+    const ref::Verdict v = bufs[i]->verify(Math::Fp32);
     EXPECT_TRUE(v.pass) << v.detail;
   }
 }
@@ -163,7 +163,7 @@ void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64
   ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c(), cublas_tf32),
             CUBLAS_STATUS_SUCCESS);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  cublas_err = buf.verify(ref::unit_roundoff(cublas_tf32 ? Math::Tf32 : Math::Fp32)).rel_fro;
+  cublas_err = buf.verify(cublas_tf32 ? Math::Tf32 : Math::Fp32).rel_fro;
   buf.reset_c();
   Options o;
   o.kernel = kinfo.slug;
@@ -173,7 +173,7 @@ void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64
             Status::Success)
       << last_error();
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  ours = buf.verify(ref::unit_roundoff(kinfo.math));
+  ours = buf.verify(kinfo.math);
 }
 
 // The 3xTF32 rule: relative Frobenius error at most 2x cuBLAS SGEMM's on the same inputs, and
@@ -299,7 +299,7 @@ TEST(Api, WideRangeOperands) {
       if (status == Status::NotSupported) continue;  // this layout is another kernel's
       ASSERT_EQ(status, Status::Success) << last_error();
       ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-      const ref::Verdict v = buf.verify(ref::unit_roundoff(kinfo.math));
+      const ref::Verdict v = buf.verify(kinfo.math);
       EXPECT_TRUE(v.pass) << kinfo.slug << (op_a == Op::N ? " NN" : " TT")
                           << (every ? " every row: " : " two rows: ") << v.detail;
     }

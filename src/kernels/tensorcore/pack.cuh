@@ -66,8 +66,10 @@ __device__ __forceinline__ float to_tf32(float x) {
 //   it falls below 2^-126 and is flushed, loses at most 2^-126 <= 2^-22 |a b|: inside the bound.
 //   Smaller values (subnormals among them, which the tensor cores flush) would lose the product.
 __device__ __forceinline__ bool splittable(float x) {
-  const float m = fabsf(x);
-  return x == 0.0f || (m >= 0x1p-52f && m < 0x1p48f);
+  // On the magnitude's bits: [2^-52, 2^48) is one unsigned range (NaN lies above it).
+  const std::uint32_t m = __float_as_uint(x) & 0x7fffffffu;
+  constexpr std::uint32_t kLow = 0x25800000u, kHigh = 0x57800000u;  // 2^-52, 2^48
+  return m - kLow < kHigh - kLow || m == 0;
 }
 
 // The operands as the tile kernels see them. Packed: part 0 is the big part, part 1 (3xTF32
