@@ -42,13 +42,15 @@ Shape parse_shape(const std::string& text) {
 
 const char* usage() {
   return R"(usage: sgemm-bench [M N K] [options]
-Times registered kernels against cuBLAS SGEMM (CUBLAS_COMPUTE_32F) in one run and checks every
-result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096 x 4096 x 4096.
+Times registered kernels and auto against cuBLAS SGEMM (CUBLAS_COMPUTE_32F) in one run and
+checks every result against a float64 reference (cuBLAS DGEMM). Default: every kernel at
+4096 x 4096 x 4096.
   M N K                 one shape
   --shapes LIST         shapes MxNxK, comma-separated
   --sweep NAME          square (1024..16384), k1024 (M=N 2048..16384, K=1024), odd, skinny,
                         llm (M 16..8192, N=11008, K=4096), or all
-  --kernels LIST        slugs or prefixes ending in '*', comma-separated (default: all)
+  --kernels LIST        slugs or prefixes ending in '*', or auto, comma-separated (default: all,
+                        and auto in each math)
   --math MODE           only kernels of one math: fp32, tf32x3, tf32
   --layout row|col      storage order of A, B, C (default row)
   --ops LIST            op(A)op(B) combinations: NN,NT,TN,TT (default NN)
@@ -69,6 +71,12 @@ result against a float64 reference (cuBLAS DGEMM). Default: every kernel at 4096
   --cpu                 also time the CPU reference (float64, blocked, all cores)
   --csv FILE, --json FILE   write every row
   --device N            GPU to use (default 0)
+  --suite               time auto in each math against cuBLAS on the public suite (small M,
+                        skinny, long k, odd sizes, every layout, tiny calls): the median of
+                        per-pair ratios per call, the geometric mean and worst per math
+  --pairs N             --suite: timed pairs per call and math (default 15)
+  --explain             print what auto decides for each shape, op combination and math: the
+                        kernels it tried and why each was passed over (no GPU needed)
   --list                print the kernel registry with each kernel's resources (no GPU needed)
   --tune                time rung 09's configurations per shape class; write the tuning cache
   -h, --help            this text
@@ -112,6 +120,13 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
       o.list = true;
     } else if (arg == "--tune") {
       o.tune = true;
+    } else if (arg == "--explain") {
+      o.explain = true;
+    } else if (arg == "--suite") {
+      o.suite = true;
+    } else if (arg == "--pairs") {
+      o.pairs = number<int>(value(), arg);
+      if (o.pairs < 3) throw CliError("--pairs must be >= 3");
     } else if (arg == "--cpu") {
       o.cpu = true;
     } else if (arg == "--cublas-tf32") {

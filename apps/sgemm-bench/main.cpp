@@ -18,64 +18,40 @@
 #include <vector>
 
 #include "cli.hpp"
+#include "device_facts.hpp"
+#include "explain.hpp"
 #include "reference/cpu_reference.hpp"
+#include "roofline.hpp"
+#include "suite.hpp"
 #include "reference/harness.hpp"
 #include "report.hpp"
+#include "dispatch/dispatch.hpp"
+#include "runtime/device.hpp"
 #include "timer.hpp"
 #include "tune.hpp"
 
 namespace sgemm::bench {
 namespace {
 
-// One thing to time: a registry kernel, or cuBLAS.
+// One thing to time: a registry kernel, auto in one math, or cuBLAS.
 struct Contender {
   std::string name;
   int rung;
   Math math;
-  bool is_cublas, cublas_tf32;
+  Unit unit;
+  bool is_cublas, cublas_tf32, is_auto = false;
 };
-
-struct DeviceFacts {
-  std::string name;
-  int sms = 0, clock_mhz = 0, mem_clock_mhz = 0, cc = 0, runtime = 0, driver = 0;
-  std::size_t l2_bytes = 0;
-  double fp32_peak_tflops() const { return sms * 128.0 * 2.0 * clock_mhz * 1e6 / 1e12; }
-};
-
-DeviceFacts device_facts(int device) {
-  DeviceFacts f;
-  cudaDeviceProp prop{};
-  check(cudaGetDeviceProperties(&prop, device), "cudaGetDeviceProperties");
-  f.name = prop.name;
-  f.sms = prop.multiProcessorCount;
-  f.l2_bytes = prop.l2CacheSize;
-  f.cc = prop.major * 10 + prop.minor;
-  int khz = 0;
-  check(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, device), "clock rate");
-  f.clock_mhz = khz / 1000;
-  check(cudaDeviceGetAttribute(&khz, cudaDevAttrMemoryClockRate, device), "memory clock rate");
-  f.mem_clock_mhz = khz / 1000;
-  cudaRuntimeGetVersion(&f.runtime);
-  cudaDriverGetVersion(&f.driver);
-  return f;
-}
-
-std::string version(int v) { return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10); }
-
-std::string today() {
-  const std::time_t t = std::time(nullptr);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", std::gmtime(&t));
-  return buf;
-}
 
 struct Row {
   std::string kernel;
   int rung;
   Math math;
+  Unit unit;
   Shape shape;
   Op op_a, op_b;
   double ms = -1, tflops = 0, ratio = 0, pct_peak = 0, rel_fro = 0, worst = 0;
+  Roofline roof;
+  double pct_roof = 0;  // the roofline's time bound as a percentage of the measured time
   int warmup = 0, reps = 0;  // what the timer did (fewer reps than asked when --budget cut them)
   std::string status;  // PASS, FAIL, SKIP (...), ERROR (...)
 };
@@ -90,6 +66,24 @@ std::string fmt(double v, int precision, bool sci = false) {
   return buf;
 }
 
+// The units auto's choice for `c` runs on (its kernel's), for the %peak of an auto row.
+Unit auto_unit(const ref::GemmCase& c, Math math) {
+  int device = 0;
+  detail::Device facts;
+  if (cudaGetDevice(&device) != cudaSuccess || detail::device_facts(device, &facts) != cudaSuccess)
+    return Unit::Fp32Core;
+  const auto* ptr = reinterpret_cast<const float*>(std::uintptr_t(1) << 30);
+  const detail::Canonical p = detail::to_canonical(
+      {c.layout, c.op_a, c.op_b, c.m, c.n, c.k, ptr, c.lda, ptr, c.ldb, const_cast<float*>(ptr), c.ldc},
+      c.alpha, c.beta);
+  Options o;
+  o.math = math;
+  detail::Decision d;
+  std::string message;
+  if (detail::choose(p, o, facts, SIZE_MAX, &d, &message) != Status::Success) return Unit::Fp32Core;
+  return d.kernel->info.unit;
+}
+
 class Bench {
  public:
   Bench(const BenchOptions& o, DeviceFacts facts)
@@ -99,11 +93,16 @@ class Bench {
   ~Bench() { cublasDestroy(cublas_); }
 
   std::vector<Row> run_all() {
-    std::vector<Contender> contenders{{"cublas-sgemm", 0, Math::Fp32, true, false}};
-    if (o_.cublas_tf32) contenders.push_back({"cublas-tf32", 0, Math::Tf32, true, true});
+    std::vector<Contender> contenders{{"cublas-sgemm", 0, Math::Fp32, Unit::Fp32Core, true, false}};
+    if (o_.cublas_tf32)
+      contenders.push_back({"cublas-tf32", 0, Math::Tf32, Unit::Tf32Tensor, true, true});
+    for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32})
+      if (kernel_selected(o_, "auto") && (!o_.math || *o_.math == math))
+        contenders.push_back({std::string("auto-") + math_name(math), 0, math, Unit::Fp32Core,
+                              false, false, true});
     for (const KernelInfo& k : kernels())
       if (kernel_selected(o_, k.slug) && (!o_.math || *o_.math == k.math))
-        contenders.push_back({std::string(k.slug), k.rung, k.math, false, false});
+        contenders.push_back({std::string(k.slug), k.rung, k.math, k.unit, false, false});
     std::vector<Row> rows;
     for (const Shape& shape : o_.shapes)
       for (auto [op_a, op_b] : o_.ops) run_shape(shape, op_a, op_b, contenders, rows);
@@ -136,7 +135,8 @@ class Bench {
     double cublas_ms = -1;
     const std::size_t first_row = rows.size();
     for (const Contender& who : contenders) {
-      Row row{who.name, who.rung, who.math, shape, op_a, op_b};
+      Row row{who.name, who.rung, who.math, who.unit, shape, op_a, op_b};
+      if (who.is_auto) row.unit = auto_unit(c, who.math);
       auto run = [&]() -> std::string {
         if (who.is_cublas) {
           if (ref::cublas_sgemm(cublas_, c, buffers.a(), buffers.b(), buffers.c(), who.cublas_tf32) != CUBLAS_STATUS_SUCCESS)
@@ -144,7 +144,7 @@ class Bench {
           return {};
         }
         Options opt;
-        opt.kernel = who.name;
+        opt.kernel = who.is_auto ? std::string_view("auto") : std::string_view(who.name);
         opt.math = who.math;
         const Status s = gemm(c.layout, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, buffers.a(), c.lda,
                               buffers.b(), c.ldb, c.beta, buffers.c(), c.ldc, nullptr, opt);
@@ -162,7 +162,7 @@ class Bench {
           continue;
         }
         check(cudaDeviceSynchronize(), who.name.c_str());
-        const ref::Verdict v = buffers.verify(ref::unit_roundoff(who.math));
+        const ref::Verdict v = buffers.verify(who.math);
         row.rel_fro = v.rel_fro;
         row.worst = v.worst;
         row.status = v.pass ? "PASS" : "FAIL";
@@ -174,7 +174,9 @@ class Bench {
         row.reps = t.plan.reps;
         if (row.ms > 0) {
           row.tflops = flops / (row.ms * 1e-3) / 1e12;
-          row.pct_peak = 100.0 * row.tflops / facts_.fp32_peak_tflops();
+          row.pct_peak = 100.0 * row.tflops / unit_peak_tflops(facts_.peaks, row.unit);
+          row.roof = roofline(facts_.peaks, row.unit, c.m, c.n, c.k, c.beta != 0.0f);
+          row.pct_roof = 100.0 * row.roof.bound_ms / row.ms;
           if (t.plan.cut) row.status += " (median of " + std::to_string(row.reps) + " runs: --budget)";
         } else {
           row.status += " (too slow to time within --budget)";
@@ -224,8 +226,13 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
   std::printf("device: %s (sm_%d, %d SMs, SM clock %d MHz, memory clock %d MHz), CUDA runtime %s, driver %s, %s\n",
               f.name.c_str(), f.cc, f.sms, f.clock_mhz, f.mem_clock_mhz, version(f.runtime).c_str(),
               version(f.driver).c_str(), today().c_str());
-  std::printf("FP32 peak %.1f TFLOPS (SMs x 128 x 2 x clock); layout %s, alpha %g, beta %g\n",
-              f.fp32_peak_tflops(), o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
+  std::printf("peaks: FP32 cores %.1f, TF32 tensor %.1f, FP16 tensor %.1f TFLOPS (dense, at the SM "
+              "clock); memory %.2f TB/s; layout %s, alpha %g, beta %g\n",
+              f.peaks.fp32_core, f.peaks.tf32_tensor, f.peaks.fp16_tensor, f.peaks.memory_tbs,
+              o.layout == Layout::RowMajor ? "row" : "col", o.alpha, o.beta);
+  std::printf("%%peak: against the peak of the units the kernel runs on; AI: FLOPs per byte of A, B "
+              "and C moved once; C/M: compute- or memory-bound on this device; %%roof: the "
+              "roofline's time bound as a share of the measured time\n");
   if (o.normal_values) std::printf("A and B drawn from N(0, 1)\n");
   std::printf("each row: the median of %d timed runs after %d warm-up runs", o.reps, std::max(o.warmup, 1));
   if (o.warmup_ms > 0) std::printf(" or more, at least %g ms of them", o.warmup_ms);
@@ -235,18 +242,20 @@ void print_table(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
   for (const Row& r : rows) {
     if (!(r.shape == last)) {
       std::printf("\n%lld x %lld x %lld\n", (long long)r.shape.m, (long long)r.shape.n, (long long)r.shape.k);
-      std::printf("%-24s %4s %-6s %2s %9s %8s %8s %6s %9s %9s  %s\n", "kernel", "rung", "math", "op",
-                  "ms", "TFLOPS", "x cuBLAS", "%peak", "rel err", "err/bound", "status");
+      std::printf("%-24s %4s %-6s %2s %9s %8s %8s %6s %7s %3s %6s %9s %9s  %s\n", "kernel", "rung",
+                  "math", "op", "ms", "TFLOPS", "x cuBLAS", "%peak", "AI", "C/M", "%roof",
+                  "rel err", "err/bound", "status");
       last = r.shape;
     }
     const std::string op = std::string(r.op_a == Op::N ? "N" : "T") + (r.op_b == Op::N ? "N" : "T");
     if (r.ms > 0)
-      std::printf("%-24s %4d %-6s %2s %9.3f %8.2f %8.4f %6.1f %9.2e %9.3f  %s\n", r.kernel.c_str(),
-                  r.rung, math_name(r.math), op.c_str(), r.ms, r.tflops, r.ratio, r.pct_peak,
+      std::printf("%-24s %4d %-6s %2s %9.3f %8.2f %8.4f %6.1f %7.1f %3s %6.1f %9.2e %9.3f  %s\n",
+                  r.kernel.c_str(), r.rung, math_name(r.math), op.c_str(), r.ms, r.tflops, r.ratio,
+                  r.pct_peak, r.roof.intensity, r.roof.compute_bound ? "C" : "M", r.pct_roof,
                   r.rel_fro, r.worst, r.status.c_str());
     else
-      std::printf("%-24s %4d %-6s %2s %9s %8s %8s %6s %9s %9s  %s\n", r.kernel.c_str(), r.rung,
-                  math_name(r.math), op.c_str(), "-", "-", "-", "-",
+      std::printf("%-24s %4d %-6s %2s %9s %8s %8s %6s %7s %3s %6s %9s %9s  %s\n", r.kernel.c_str(),
+                  r.rung, math_name(r.math), op.c_str(), "-", "-", "-", "-", "-", "-", "-",
                   r.status.starts_with("PASS") || r.status.starts_with("FAIL") ? fmt(r.rel_fro, 2, true).c_str() : "-",
                   r.status.starts_with("PASS") || r.status.starts_with("FAIL") ? fmt(r.worst, 3).c_str() : "-",
                   r.status.c_str());
@@ -268,13 +277,17 @@ void write_files(const std::vector<Row>& rows, const DeviceFacts& f, const Bench
         std::to_string(r.rung), math_name(r.math), o.layout == Layout::RowMajor ? "row" : "col",
         r.op_a == Op::N ? "N" : "T", r.op_b == Op::N ? "N" : "T", std::to_string(r.shape.m),
         std::to_string(r.shape.n), std::to_string(r.shape.k), fmt(o.alpha, 6), fmt(o.beta, 6),
-        fmt(r.ms, 5), fmt(r.tflops, 4), fmt(r.ratio, 4), fmt(r.pct_peak, 2), fmt(r.rel_fro, 4, true),
-        fmt(r.worst, 5), r.status, std::to_string(r.warmup), std::to_string(r.reps)};
+        fmt(r.ms, 5), fmt(r.tflops, 4), fmt(r.ratio, 4), to_string(r.unit), fmt(r.pct_peak, 2),
+        fmt(r.roof.intensity, 3), r.roof.compute_bound ? "compute" : "memory",
+        fmt(r.roof.bound_ms, 5), fmt(r.pct_roof, 2), fmt(r.rel_fro, 4, true), fmt(r.worst, 5),
+        r.status, std::to_string(r.warmup), std::to_string(r.reps)};
   };
   static const char* kFields[] = {"device", "date", "cuda", "driver", "sm_clock_mhz", "kernel", "rung",
                                   "math", "layout", "op_a", "op_b", "m", "n", "k", "alpha", "beta",
-                                  "ms_median", "tflops", "ratio_cublas", "pct_peak", "rel_fro_err",
-                                  "worst_over_bound", "status", "warmup_runs", "timed_runs"};
+                                  "ms_median", "tflops", "ratio_cublas", "unit", "pct_peak",
+                                  "intensity", "bound_by", "roofline_ms", "pct_roofline",
+                                  "rel_fro_err", "worst_over_bound", "status", "warmup_runs",
+                                  "timed_runs"};
   if (!o.csv_path.empty()) {
     std::ofstream out(o.csv_path);
     for (std::size_t i = 0; i < std::size(kFields); ++i) out << (i ? "," : "") << kFields[i];
@@ -325,6 +338,7 @@ int main(int argc, char** argv) {
     print_registry(std::cout);
     return 0;
   }
+  if (options.explain) return run_explain(options, std::cout);
   int count = 0;
   if (cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess || count == 0) {
     std::fprintf(stderr, "sgemm-bench: no CUDA device available (%s)\n",
@@ -337,8 +351,9 @@ int main(int argc, char** argv) {
   }
   try {
     check(cudaSetDevice(options.device), "cudaSetDevice");
-    const DeviceFacts facts = device_facts(options.device);
+    const DeviceFacts facts = read_device_facts(options.device);
     if (options.tune) return run_tuning(options, facts.name);
+    if (options.suite) return run_suite(options, facts);
     Bench bench(options, facts);
     const std::vector<Row> rows = bench.run_all();
     print_table(rows, facts, options);

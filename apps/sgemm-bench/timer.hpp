@@ -65,6 +65,12 @@ class Timer {
     return t;
   }
 
+  // One run of `run` timed with events (L2 flushed first when asked), in ms.
+  template <typename Run>
+  float time(Run&& run, bool flush_l2) {
+    return time_once(run, flush_l2);
+  }
+
  private:
   template <typename Run>
   float time_once(Run& run, bool flush_l2) {

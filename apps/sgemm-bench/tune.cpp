@@ -54,7 +54,7 @@ int run_tuning(const BenchOptions& options, const std::string& device_name) {
         failed = true;
         continue;
       }
-      const ref::Verdict v = buf.verify(ref::unit_roundoff(Math::Fp32));
+      const ref::Verdict v = buf.verify(Math::Fp32);
       if (!v.pass) {
         std::fprintf(stderr, "  %s: FAIL %s\n", std::string(cfg.name).c_str(), v.detail.c_str());
         failed = true;

@@ -65,6 +65,7 @@ constexpr Claim kClaims[] = {
     // instruction in it costs an FFMA's time: 13 more (1109 for 1024 FFMA, 92.3%) made it 1.4%
     // slower (docs/perf-notes.md, run 108). Its instantiations have 1096-1102 (92.9-93.4%).
     {"simt-13", kFfma | kNoSpill | kHopperOnly, 0, 925},
+    {"simt-14", kFfma | kNoSpill},
     {"cute-01", kNoSpill},
     {"cute-02", kNoSpill},
     {"tc-01",   kNoSpill},

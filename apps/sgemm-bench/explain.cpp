@@ -1,0 +1,65 @@
+#include "explain.hpp"
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "dispatch/dispatch.hpp"
+#include "runtime/device.hpp"
+
+namespace sgemm::bench {
+
+int run_explain(const BenchOptions& o, std::ostream& out) {
+  detail::Device device = detail::kH100;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) == cudaSuccess && count > o.device &&
+      detail::device_facts(o.device, &device) == cudaSuccess) {
+    out << "device " << o.device << ": compute capability " << device.cc / 10 << '.'
+        << device.cc % 10 << ", " << device.sms << " SMs\n";
+  } else {
+    (void)cudaGetLastError();  // no device: not an error of the explanation
+    out << "no CUDA device: explaining for an H100 (compute capability 9.0, 132 SMs)\n";
+  }
+  const std::vector<Math> maths =
+      o.math ? std::vector<Math>{*o.math} : std::vector<Math>{Math::Fp32, Math::Fp32Tf32x3, Math::Tf32};
+  for (const Shape& s : o.shapes)
+    for (auto [op_a, op_b] : o.ops) {
+      // Tight leading dimensions (rounded up to multiples of 4) and 256-byte aligned pointers,
+      // as a framework's tensors usually are.
+      const bool row = o.layout == Layout::RowMajor;
+      auto ld = [&](std::int64_t rows, std::int64_t cols) {
+        return (std::max<std::int64_t>(1, row ? cols : rows) + 3) / 4 * 4;
+      };
+      const std::int64_t lda = op_a == Op::N ? ld(s.m, s.k) : ld(s.k, s.m);
+      const std::int64_t ldb = op_b == Op::N ? ld(s.k, s.n) : ld(s.n, s.k);
+      const auto* ptr = reinterpret_cast<const float*>(std::uintptr_t(1) << 30);
+      const Problem problem{o.layout, op_a, op_b, s.m, s.n, s.k, ptr, lda, ptr, ldb,
+                            const_cast<float*>(ptr), ld(s.m, s.n)};
+      const detail::Canonical p = detail::to_canonical(problem, o.alpha, o.beta);
+      for (Math math : maths) {
+        out << '\n' << (row ? "row-major " : "column-major ") << (op_a == Op::N ? 'N' : 'T')
+            << (op_b == Op::N ? 'N' : 'T') << ' ' << s.m << " x " << s.n << " x " << s.k << ", "
+            << to_string(math) << " math\n";
+        Options opt;
+        opt.math = math;
+        detail::Decision d;
+        std::string message;
+        const Status status = detail::choose(p, opt, device, SIZE_MAX, &d, &message, true);
+        for (const detail::Considered& c : d.considered)
+          out << "  " << (c.verdict == "chosen" ? "* " : "  ") << c.kernel->info.slug << ": "
+              << c.verdict << '\n';
+        const std::vector<std::string_view> order = detail::auto_order(math);
+        for (std::size_t i = d.considered.size(); i < order.size(); ++i)
+          out << "    " << order[i] << ": not tried (an earlier kernel was chosen)\n";
+        if (status != Status::Success) {
+          out << "  no kernel: " << message << '\n';
+          return 1;
+        }
+        out << "  chosen: " << d.kernel->info.slug << " (" << d.kernel->info.title << "); "
+            << d.detail << '\n';
+      }
+    }
+  return 0;
+}
+
+}  // namespace sgemm::bench
