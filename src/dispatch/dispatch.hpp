@@ -22,17 +22,19 @@ struct Decision {
   const KernelEntry* kernel = nullptr;
   const KernelEntry* handoff = nullptr;  // for a kernel that needs_handoff
   std::size_t workspace_bytes = 0;       // the call's, the handoff's included
-  std::string detail;                    // the chosen configuration, for --explain
-  std::vector<Considered> considered;    // in the order tried
+  std::string detail;                    // explain only: the chosen configuration
+  std::vector<Considered> considered;    // explain only: in the order tried
 };
 
 // Chooses the kernel for `p` on `device`: options.kernel if it names one (checked: math, why_not,
 // workspace), else `auto`'s choice in options.math. A call whose workspace must fit in
 // `workspace_limit` bytes (the caller's own) passes over kernels that need more. Returns
 // InvalidValue or NotSupported with *message on failure; `auto` fails only where no kernel of any
-// math supports the call, which no legal call meets (fallback-01-any supports every one).
+// math supports the call, which no legal call meets (fallback-01-any supports every one). With
+// `explain` the decision also records every kernel looked at and the configuration in words.
 Status choose(const Canonical& p, const Options& options, const Device& device,
-              std::size_t workspace_limit, Decision* out, std::string* message);
+              std::size_t workspace_limit, Decision* out, std::string* message,
+              bool explain = false);
 
 // The kernels `auto` tries for `math`, in order (registry slugs).
 std::vector<std::string_view> auto_order(Math math);

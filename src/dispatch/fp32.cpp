@@ -53,6 +53,7 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 }
 
 constexpr std::array kRules = {
+    Rule{"simt-14-small-m", small_m_unsuited<64>},
     Rule{"simt-13-tma", rung13_unsuited},
     Rule{"simt-10-warptile"},
     Rule{"cute-02-fast"},

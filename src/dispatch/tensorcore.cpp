@@ -28,13 +28,18 @@ std::string_view tc04_tf32x3_unsuited(const Canonical& p, const Device&) {
   return "fewer than 2^34 products, or m or n below 2048: tc-03 is faster";
 }
 
+// With m or n small a call is bound by the read of its large operand, or nearly: the FP32 kernel
+// that streams it (more accurate than either tensor-core math) takes it, up to 64 rows in 3xTF32
+// (which needs three tensor-core products per product) and 32 in Tf32.
 constexpr std::array kTf32Rules = {
+    Rule{"simt-14-small-m", small_m_unsuited<32>},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
     Rule{"tc-03-wgmma-rs-tf32"},
     Rule{"tc-02-wgmma-tf32"},
     Rule{"tc-01-mma-sync-tf32"},
 };
 constexpr std::array kTf32x3Rules = {
+    Rule{"simt-14-small-m", small_m_unsuited<64>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
     Rule{"tc-03-wgmma-rs-tf32x3"},
     Rule{"tc-02-wgmma-tf32x3"},

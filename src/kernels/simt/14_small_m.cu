@@ -1,0 +1,347 @@
+// Rung 14 — small M: the call is a few vector-matrix products, and its cost is reading B once.
+//
+// With m <= 64 rows of C (LLM decode, small batches), the tiled rungs waste most of their tiles,
+// and the work is nothing like theirs: each of B's k x n values is used m times, each of A's m x k
+// values n times, so A is small and B is the call. At m = 16 and n = k = 4096 B is 64 MB and the
+// FMAs take under half the time a read of B takes at the HBM bandwidth (seed 003's roofline: 8
+// FLOPs per byte against an FP32 ridge near 20). So this rung is a memory-bound kernel:
+// - B streams through once, 16-byte loads, several in flight per thread; A is staged in shared
+//   memory a chunk of k at a time and read from there by every warp.
+// - B with k contiguous (the weight of nn.Linear: row-major x w^T): a warp owns 4 columns of C,
+//   its lanes split k, 4 consecutive k per lane and load; each lane keeps rows x 4 partial dot
+//   products, and a warp shuffle sums them at the end.
+// - B with n contiguous: a lane owns 4 consecutive columns, the block's warps split k, and each
+//   step multiplies one float4 of B by one value of A per row, read by the whole warp at once
+//   (a broadcast); the warps' sums meet in shared memory.
+// - Where one pass over the columns does not fill the GPU, k is also split over blocks
+//   (grid.y); each block writes its partial sums to the workspace, and a second kernel adds them
+//   in a fixed order, so that the result does not depend on timing.
+// - n <= 64 with many rows is the same call transposed: C^T = B^T A^T, stored with C's rows as
+//   its columns (kColMajorC).
+#include <algorithm>
+#include <cstdint>
+
+#include "kernels/epilogue/store.cuh"
+#include "kernels/kernel.hpp"
+#include "runtime/launch.hpp"
+
+namespace sgemm::detail {
+namespace {
+
+constexpr int kThreads = 256, kWarps = kThreads / 32;
+constexpr int kMaxRows = 64;       // rows of C this rung takes (of the call or, transposed, columns)
+constexpr int kWarpRows = 16;      // rows of C a warp keeps sums for
+constexpr int kKChunk = 512;       // k-values of A staged per chunk (x rows: <= 128 KB)
+constexpr int kDotColumns = 4;     // K-major B: columns of C per warp
+constexpr int kDotStep = 32 * 4;   // K-major B: k-values a warp covers per step
+constexpr int kAxpyColumns = 128;  // N-major B: columns of C per block (4 per lane)
+
+// The problem as this rung sees it: C (rows x cols) = alpha A B + beta C with rows <= 64, stored
+// row-major, or (col_major_c) column-major: C(i, j) at c[j * ldc + i].
+struct SmallM {
+  Canonical p;
+  bool col_major_c;
+  int row_groups;       // K-major B: warps per column group, 16 rows each
+  int splits;           // k is cut into this many ranges (grid.y)
+  std::int64_t k_range;  // k-values per range, a multiple of kKChunk
+  float* partial;       // splits > 1: splits x rows x cols partial sums
+};
+
+__device__ __forceinline__ float& c_at(const SmallM& s, std::int64_t i, std::int64_t j) {
+  return s.col_major_c ? s.p.c[j * s.p.ldc + i] : s.p.c[i * s.p.ldc + j];
+}
+
+// The result of element (i, j), from this block's range of k: into C, or into the partial sums.
+__device__ __forceinline__ void emit(const SmallM& s, std::int64_t i, std::int64_t j, float sum) {
+  if (s.splits == 1)
+    store_c(&c_at(s, i, j), sum, s.p.alpha, s.p.beta);
+  else
+    s.partial[(std::int64_t(blockIdx.y) * s.p.m + i) * s.p.n + j] = sum;
+}
+
+// Stages rows [row0, row0 + rows) of A at k-values [k0, k0 + kKChunk) into sA, zero outside A:
+// k-contiguous (sA[r * kKChunk + kk], for the dot kernel) or row-contiguous (sA[kk * rows + r],
+// for the axpy kernel, whose lanes all read one k-value at a time). Each thread has kStageLoads
+// loads in flight before it stores any: staged one at a time, a chunk of 16 rows cost more than
+// the chunk's share of B.
+constexpr int kStageLoads = 8;
+template <bool kRowContiguous>
+__device__ __forceinline__ void stage_a(const Canonical& p, float* sA, std::int64_t row0, int rows,
+                                        std::int64_t k0) {
+  const int total = rows * kKChunk;
+  for (int base = threadIdx.x; base < total; base += kThreads * kStageLoads) {
+    float v[kStageLoads];
+#pragma unroll
+    for (int u = 0; u < kStageLoads; ++u) {
+      // Consecutive threads read consecutive addresses of A in either of its layouts.
+      const int e = base + u * kThreads;
+      const int r = p.a_k_major ? e / kKChunk : e % rows;
+      const int kk = p.a_k_major ? e % kKChunk : e / rows;
+      const std::int64_t i = row0 + r, k = k0 + kk;
+      v[u] = e < total && i < p.m && k < p.k
+                 ? (p.a_k_major ? p.a[i * p.lda + k] : p.a[k * p.lda + i])
+                 : 0.0f;
+    }
+#pragma unroll
+    for (int u = 0; u < kStageLoads; ++u) {
+      const int e = base + u * kThreads;
+      const int r = p.a_k_major ? e / kKChunk : e % rows;
+      const int kk = p.a_k_major ? e % kKChunk : e / rows;
+      if (e < total) sA[kRowContiguous ? kk * rows + r : r * kKChunk + kk] = v[u];
+    }
+  }
+}
+
+__device__ __forceinline__ float4 load4(const float* x, bool inside) {
+  return inside ? __ldg(reinterpret_cast<const float4*>(x)) : float4{0, 0, 0, 0};
+}
+
+// Rows of A a dot kernel's block stages: kRows for one row group, else 16 per group.
+__host__ __device__ constexpr int dot_block_rows(int row_groups, int rows) {
+  return row_groups > 1 ? row_groups * kWarpRows : rows;
+}
+
+// B with k contiguous. Block: kWarps / row_groups column groups of kDotColumns columns, each
+// computed by row_groups warps of kWarpRows rows.
+template <int kRows>
+__device__ __forceinline__ void dot_columns(const SmallM& s) {
+  extern __shared__ float sA[];  // block_rows x kKChunk
+  const Canonical& p = s.p;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int group = warp % s.row_groups, column_group = warp / s.row_groups;
+  const int block_rows = dot_block_rows(s.row_groups, kRows);
+  const std::int64_t col0 =
+      (std::int64_t(blockIdx.x) * (kWarps / s.row_groups) + column_group) * kDotColumns;
+  const std::int64_t k_begin = std::int64_t(blockIdx.y) * s.k_range;
+  const std::int64_t k_end = std::min(p.k, k_begin + s.k_range);
+  float acc[kRows][kDotColumns] = {};
+  // Columns past n read column 0 (in bounds) and are not stored.
+  const float* b_cols = p.b + (col0 < p.n ? col0 : 0) * p.ldb;
+  const int cols_in = int(std::min<std::int64_t>(p.n - col0, kDotColumns));
+  const std::int64_t col_step = cols_in > 1 ? p.ldb : 0;
+  for (std::int64_t k0 = k_begin; k0 < k_end; k0 += kKChunk) {
+    __syncthreads();  // the previous chunk is read
+    stage_a<false>(p, sA, 0, block_rows, k0);
+    __syncthreads();
+    const float* a_rows = sA + group * kWarpRows * kKChunk;
+    for (int step = 0; step < kKChunk; step += kDotStep) {
+      const std::int64_t k = k0 + step + 4 * lane;
+      // Whole float4s inside B; the last partial one element by element, zeros past k.
+      float4 b[kDotColumns];
+#pragma unroll
+      for (int c = 0; c < kDotColumns; ++c) {
+        const float* b_col = b_cols + (c < cols_in ? c * col_step : 0);
+        if (k + 4 <= k_end) {
+          b[c] = load4(b_col + k, c < cols_in);
+        } else {
+          b[c] = {k < k_end ? b_col[k] : 0.0f, k + 1 < k_end ? b_col[k + 1] : 0.0f,
+                  k + 2 < k_end ? b_col[k + 2] : 0.0f, k + 3 < k_end ? b_col[k + 3] : 0.0f};
+          if (c >= cols_in) b[c] = {0, 0, 0, 0};
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        const float4 a = *reinterpret_cast<const float4*>(a_rows + r * kKChunk + step + 4 * lane);
+#pragma unroll
+        for (int c = 0; c < kDotColumns; ++c)
+          acc[r][c] = fmaf(a.x, b[c].x, fmaf(a.y, b[c].y, fmaf(a.z, b[c].z, fmaf(a.w, b[c].w, acc[r][c]))));
+      }
+    }
+  }
+  // The lanes' partial dot products, summed over the warp; lane (r * 4 + c) % 32 keeps (r, c).
+#pragma unroll
+  for (int r = 0; r < kRows; ++r)
+#pragma unroll
+    for (int c = 0; c < kDotColumns; ++c) {
+#pragma unroll
+      for (int d = 16; d > 0; d /= 2) acc[r][c] += __shfl_xor_sync(0xffffffffu, acc[r][c], d);
+      const std::int64_t i = group * kWarpRows + r;
+      if (lane == (r * kDotColumns + c) % 32 && i < p.m && c < cols_in)
+        emit(s, i, col0 + c, acc[r][c]);
+    }
+}
+
+// B with n contiguous. Block: kAxpyColumns columns of C, 4 per lane, and 16 of its rows (grid.z
+// walks the rest, each reading B again); warp w takes every kWarps-th k-value of each chunk;
+// the warps' sums are added in shared memory in warp order.
+template <int kRows>
+__device__ __forceinline__ void axpy_columns(const SmallM& s) {
+  extern __shared__ float smem[];  // sA: kKChunk x kRows; then reused for the warps' sums
+  const Canonical& p = s.p;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t row0 = std::int64_t(blockIdx.z) * kWarpRows;  // this block's rows of C
+  const std::int64_t col = std::int64_t(blockIdx.x) * kAxpyColumns + 4 * lane;
+  const std::int64_t k_begin = std::int64_t(blockIdx.y) * s.k_range;
+  const std::int64_t k_end = std::min(p.k, k_begin + s.k_range);
+  const bool vec = col + 4 <= p.n;  // B 16-byte aligned with ldb % 4 == 0 (why_not)
+  float acc[kRows][4] = {};
+  for (std::int64_t k0 = k_begin; k0 < k_end; k0 += kKChunk) {
+    __syncthreads();
+    stage_a<true>(p, smem, row0, kRows, k0);
+    __syncthreads();
+    const int chunk = int(std::min<std::int64_t>(kKChunk, k_end - k0));
+#pragma unroll 4
+    for (int kk = warp; kk < chunk; kk += kWarps) {
+      const float* b_row = p.b + (k0 + kk) * p.ldb + col;
+      float4 b;
+      if (vec) {
+        b = __ldg(reinterpret_cast<const float4*>(b_row));
+      } else {
+        b = {col < p.n ? b_row[0] : 0.0f, col + 1 < p.n ? b_row[1] : 0.0f,
+             col + 2 < p.n ? b_row[2] : 0.0f, col + 3 < p.n ? b_row[3] : 0.0f};
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r) {
+        const float a = smem[kk * kRows + r];
+        acc[r][0] = fmaf(a, b.x, acc[r][0]);
+        acc[r][1] = fmaf(a, b.y, acc[r][1]);
+        acc[r][2] = fmaf(a, b.z, acc[r][2]);
+        acc[r][3] = fmaf(a, b.w, acc[r][3]);
+      }
+    }
+  }
+  __syncthreads();
+  float* sums = smem;  // kWarps x kRows x kAxpyColumns
+#pragma unroll
+  for (int r = 0; r < kRows; ++r)
+#pragma unroll
+    for (int q = 0; q < 4; ++q) sums[(warp * kRows + r) * kAxpyColumns + 4 * lane + q] = acc[r][q];
+  __syncthreads();
+  for (int e = threadIdx.x; e < kRows * kAxpyColumns; e += kThreads) {
+    const int r = e / kAxpyColumns, j = e % kAxpyColumns;
+    float sum = 0.0f;
+    for (int w = 0; w < kWarps; ++w) sum += sums[(w * kRows + r) * kAxpyColumns + j];
+    const std::int64_t cj = std::int64_t(blockIdx.x) * kAxpyColumns + j;
+    if (row0 + r < p.m && cj < p.n) emit(s, row0 + r, cj, sum);
+  }
+}
+
+template <int kRows, bool kBKMajor>
+__global__ void __launch_bounds__(kThreads) simt_14_small_m_kernel(const SmallM s) {
+  if constexpr (kBKMajor)
+    dot_columns<kRows>(s);
+  else
+    axpy_columns<kRows>(s);
+}
+
+// C = alpha (sum of the splits' partial sums, in split order) + beta C. (A helper kernel: its
+// name is outside the registry's naming rule.)
+__global__ void __launch_bounds__(kThreads) simt14_split_sum_kernel(const SmallM s) {
+  const std::int64_t total = s.p.m * s.p.n;
+  for (std::int64_t e = std::int64_t(blockIdx.x) * kThreads + threadIdx.x; e < total;
+       e += std::int64_t(gridDim.x) * kThreads) {
+    float sum = 0.0f;
+    for (int split = 0; split < s.splits; ++split) sum += s.partial[split * total + e];
+    store_c(&c_at(s, e / s.p.n, e % s.p.n), sum, s.p.alpha, s.p.beta);
+  }
+}
+
+// --- host side ---------------------------------------------------------------------------------
+
+// The call as this rung computes it: as it is when m is small, transposed when n is.
+SmallM oriented(const Canonical& p) {
+  SmallM s{};
+  s.p = p;
+  if (p.m > kMaxRows) {
+    s.p = {p.n, p.m, p.k, p.alpha, p.beta, p.b, p.ldb, p.b_k_major, p.a, p.lda, p.a_k_major,
+           p.c, p.ldc};
+    s.col_major_c = true;
+  }
+  return s;
+}
+
+// How the blocks cover the call: column tiles, and how many ranges k is cut into so that at
+// least two blocks per SM stream B (each range a whole number of A's chunks).
+SmallM planned(const Canonical& call, const Device& device) {
+  SmallM s = oriented(call);
+  const Canonical& p = s.p;
+  std::int64_t tiles;
+  if (p.b_k_major) {
+    s.row_groups = p.m <= 16 ? 1 : p.m <= 32 ? 2 : 4;
+    tiles = ceil_div(p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns);
+  } else {
+    s.row_groups = 1;
+    tiles = ceil_div(p.n, kAxpyColumns);
+  }
+  const std::int64_t chunks = ceil_div(p.k, kKChunk);
+  const std::int64_t want = ceil_div(2 * std::max(device.sms, 1), tiles);
+  const std::int64_t splits = std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(chunks, 65535));
+  s.k_range = ceil_div(chunks, splits) * kKChunk;
+  s.splits = int(ceil_div(p.k, s.k_range));
+  return s;
+}
+
+std::int64_t tiles_of(const SmallM& s) {
+  return s.p.b_k_major ? ceil_div(s.p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns)
+                       : ceil_div(s.p.n, kAxpyColumns);
+}
+
+std::string_view why_not(const Canonical& call, const Device&) {
+  if (std::min(call.m, call.n) > kMaxRows) return "needs m or n <= 64";
+  const SmallM s = oriented(call);
+  if (!aligned16(s.p.b) || s.p.ldb % 4 != 0)
+    return "needs the large operand 16-byte aligned with a leading dimension that is a multiple "
+           "of 4 (16-byte loads)";
+  if (std::max({call.m, call.n, call.k}) > INT32_MAX) return "needs m, n, k < 2^31";
+  return {};
+}
+
+std::size_t workspace_bytes(const Canonical& call, const Device& device, const KernelEntry*) {
+  const SmallM s = planned(call, device);
+  if (s.splits == 1) return 0;
+  return Workspace::rounded(std::size_t(s.splits) * s.p.m * s.p.n * sizeof(float));
+}
+
+// The rows a kernel instantiation keeps sums for: the smallest of 1, 2, 4, 8, 16 that holds m.
+int instantiated_rows(std::int64_t m) { return m <= 1 ? 1 : m <= 2 ? 2 : m <= 4 ? 4 : m <= 8 ? 8 : 16; }
+
+// Launches kernel<rows>(s) for rows = instantiated_rows(m), with its dynamic shared memory.
+template <class Launch>
+cudaError_t with_rows(int rows, Launch&& launch) {
+  switch (rows) {
+    case 1: return launch.template operator()<1>();
+    case 2: return launch.template operator()<2>();
+    case 4: return launch.template operator()<4>();
+    case 8: return launch.template operator()<8>();
+    default: return launch.template operator()<16>();
+  }
+}
+
+cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
+  SmallM s = planned(call, args.device);
+  if (s.splits > 1) {
+    s.partial = args.workspace.take<float>(std::int64_t(s.splits) * s.p.m * s.p.n);
+    if (!s.partial) return cudaErrorMemoryAllocation;
+  }
+  const unsigned row_blocks = s.p.b_k_major ? 1 : unsigned(ceil_div(s.p.m, kWarpRows));
+  const dim3 grid(unsigned(tiles_of(s)), unsigned(s.splits), row_blocks);
+  const int rows = s.row_groups > 1 || row_blocks > 1 ? kWarpRows : instantiated_rows(s.p.m);
+  const cudaError_t err = with_rows(rows, [&]<int kRows>() {
+    const auto kernel = s.p.b_k_major ? simt_14_small_m_kernel<kRows, true>
+                                      : simt_14_small_m_kernel<kRows, false>;
+    const std::size_t smem =
+        s.p.b_k_major ? std::size_t(dot_block_rows(s.row_groups, kRows)) * kKChunk * sizeof(float)
+                      : std::max<std::size_t>(kKChunk, kWarps * kAxpyColumns) * kRows * sizeof(float);
+    if (cudaError_t e = set_max_dynamic_smem(kernel, int(smem))) return e;
+    return launch_kernel(kernel, grid, kThreads, smem, args.stream, s);
+  });
+  if (err || s.splits == 1) return err;
+  const std::int64_t blocks = std::min<std::int64_t>(ceil_div(s.p.m * s.p.n, kThreads),
+                                                     8 * std::int64_t(args.device.sms));
+  return launch_kernel(simt14_split_sum_kernel, unsigned(blocks), kThreads, 0, args.stream, s);
+}
+
+}  // namespace
+
+SGEMM_KERNEL_ENTRIES(simt_14_small_m) {
+  static const KernelEntry entries[] = {{
+      {"simt-14-small-m", Track::Simt, 14,
+       "small M (or N): B streamed once with 16-byte loads, A staged in shared memory, k split "
+       "over blocks when the columns do not fill the GPU",
+       Math::Fp32, "beyond the seeds: seed 003's roofline for the memory-bound regime",
+       "m or n <= 64; the large operand 16-byte aligned, its leading dimension a multiple of 4"},
+      why_not, launch, workspace_bytes}};
+  return entries;
+}
+
+}  // namespace sgemm::detail
