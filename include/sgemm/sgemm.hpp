@@ -26,6 +26,8 @@ enum class Math {
 enum class Status { Success, InvalidValue, NotSupported, NoDevice, CudaError, OutOfMemory };
 // The ladder a kernel belongs to; Fallback is the library's kernel of last resort.
 enum class Track { Simt, Cute, TensorCore, Fallback };
+// The arithmetic units a kernel's products run on (what the bench's %peak is taken against).
+enum class Unit { Fp32Core, Tf32Tensor, Fp16Tensor };
 
 struct Options {
   std::string_view kernel = "auto";  // a registry slug, or "auto"
@@ -66,6 +68,7 @@ Status release_workspace_cache();
 const char* to_string(Status);
 const char* to_string(Math);
 const char* to_string(Track);
+const char* to_string(Unit);
 std::string_view last_error();  // thread-local detail for the last non-Success status
 
 // One call of gemm() as the registry sees it: what a kernel's requirements are judged on.
@@ -89,6 +92,7 @@ struct KernelInfo {
   Math math;
   std::string_view source;        // the seed article and section the rung comes from
   std::string_view requirements;  // "none", or what a call must meet (alignment, ld, device)
+  Unit unit = Unit::Fp32Core;
 
   // True when this kernel computes the call correctly; otherwise false and, if `reason` is
   // given, why not. Argument validity (ld >= rows, ...) is checked by gemm(), not here.

@@ -240,6 +240,15 @@ const char* to_string(Track t) {
   return "unknown Track";
 }
 
+const char* to_string(Unit u) {
+  switch (u) {
+    case Unit::Fp32Core: return "fp32-core";
+    case Unit::Tf32Tensor: return "tf32-tensor";
+    case Unit::Fp16Tensor: return "fp16-tensor";
+  }
+  return "unknown Unit";
+}
+
 std::string_view last_error() { return t_last_error; }
 
 }  // namespace sgemm

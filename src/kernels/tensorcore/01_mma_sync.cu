@@ -241,12 +241,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_01_mma_sync) {
   static const KernelEntry entries[] = {
       {{"tc-01-mma-sync-tf32x3", Track::TensorCore, 1,
         "mma.sync m16n8k8 TF32, cp.async pipeline, 3xTF32 split with staged accumulation",
-        Math::Fp32Tf32x3, "CUTLASS 3xTF32 (tensor-core track, rung 01)", "none"},
+        Math::Fp32Tf32x3, "CUTLASS 3xTF32 (tensor-core track, rung 01)", "none", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
        /*accepts_run_if=*/true},
       {{"tc-01-mma-sync-tf32", Track::TensorCore, 1,
         "mma.sync m16n8k8 TF32, cp.async pipeline, operands rounded to TF32", Math::Tf32,
-        "tensor-core track, rung 01", "none"},
+        "tensor-core track, rung 01", "none", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
        /*accepts_run_if=*/true},
   };

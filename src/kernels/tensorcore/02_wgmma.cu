@@ -241,12 +241,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_02_wgmma) {
   static const KernelEntry entries[] = {
       {{"tc-02-wgmma-tf32x3", Track::TensorCore, 2,
         "Hopper wgmma + TMA, warp-specialized; 3xTF32 split with staged accumulation",
-        Math::Fp32Tf32x3, "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)"},
+        Math::Fp32Tf32x3, "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
        /*accepts_run_if=*/true},
       {{"tc-02-wgmma-tf32", Track::TensorCore, 2,
         "Hopper wgmma + TMA, warp-specialized; operands rounded to TF32", Math::Tf32,
-        "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)"},
+        "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
        /*accepts_run_if=*/true},
   };

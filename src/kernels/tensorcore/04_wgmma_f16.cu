@@ -738,13 +738,13 @@ SGEMM_KERNEL_ENTRIES(tensorcore_04_wgmma_f16) {
       {{"tc-04-wgmma-f16-tf32", Track::TensorCore, 4,
         "Tf32 on FP16 wgmma: rows of A and columns of B scaled by powers of two, so FP16 "
         "rounding is TF32 rounding",
-        Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
+        Math::Tf32, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)", Unit::Fp16Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
        /*accepts_run_if=*/false, /*needs_handoff=*/true},
       {{"tc-04-wgmma-f16-tf32x3", Track::TensorCore, 4,
         "3xTF32 on FP16 wgmma: the scaled rows and columns split into big and small FP16 parts "
         "(TF32's split, bit for bit), staged accumulation",
-        Math::Fp32Tf32x3, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)"},
+        Math::Fp32Tf32x3, "tensor-core track, rung 04", "compute capability 9.0 (sm_90a)", Unit::Fp16Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
        /*accepts_run_if=*/false, /*needs_handoff=*/true},
   };
