@@ -1,8 +1,8 @@
 #include "runtime/launch.hpp"
 
+#include <map>
 #include <mutex>
-#include <set>
-#include <tuple>
+#include <utility>
 
 #include "runtime/device.hpp"
 
@@ -10,16 +10,17 @@ namespace sgemm::detail {
 
 cudaError_t set_max_dynamic_smem(const void* kernel, int bytes) {
   static std::mutex mutex;
-  static std::set<std::tuple<const void*, int, int>> done;  // (kernel, device, bytes)
+  static std::map<std::pair<const void*, int>, int> limit;  // (kernel, device) -> bytes set
   int device = 0;
   if (cudaError_t e = cudaGetDevice(&device)) return e;
   std::lock_guard lock(mutex);
-  if (done.contains({kernel, device, bytes})) return cudaSuccess;
+  int& set = limit[{kernel, device}];
+  if (bytes <= set) return cudaSuccess;  // a larger limit serves smaller launches too
   const RelaxedCapture relaxed;
   if (cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            bytes))
     return e;
-  done.insert({kernel, device, bytes});
+  set = bytes;
   return cudaSuccess;
 }
 

@@ -23,8 +23,9 @@ cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std:
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
-// Raises `kernel`'s dynamic shared-memory limit to `bytes` on the current device, once per
-// kernel and device (in relaxed capture mode, so a first call inside a graph capture sets it too).
+// Raises `kernel`'s dynamic shared-memory limit on the current device to at least `bytes`; the
+// attribute changes only when a launch needs more than any before it on that device (in relaxed
+// capture mode, so that a first call inside a graph capture sets it too).
 cudaError_t set_max_dynamic_smem(const void* kernel, int bytes);
 
 template <class... Params>

@@ -30,7 +30,7 @@ namespace {
 
 constexpr int kThreads = 256, kWarps = kThreads / 32;
 constexpr int kMaxRows = 64;       // rows of C this rung takes (of the call or, transposed, columns)
-constexpr int kWarpRows = 16;      // rows of C a warp keeps sums for
+constexpr int kWarpRows = 16;      // rows of C a warp keeps sums for (8 with A read directly)
 constexpr int kKChunk = 512;       // k-values of A staged per chunk (x rows: <= 128 KB)
 constexpr int kDotColumns = 4;     // K-major B: columns of C per warp
 constexpr int kDotStep = 32 * 4;   // K-major B: k-values a warp covers per step
@@ -41,7 +41,9 @@ constexpr int kAxpyColumns = 128;  // N-major B: columns of C per block (4 per l
 struct SmallM {
   Canonical p;
   bool col_major_c;
-  int row_groups;       // K-major B: warps per column group, 16 rows each
+  int warp_rows;        // K-major B: rows of C per warp, 8 with A read directly, else 16
+  int row_groups;       // K-major B: warps per column group
+  bool direct_a;        // K-major B and A: A read from global memory in float4s, not staged
   int splits;           // k is cut into this many ranges (grid.y)
   std::int64_t k_range;  // k-values per range, a multiple of kKChunk
   float* partial;       // splits > 1: splits x rows x cols partial sums
@@ -100,12 +102,37 @@ __device__ __forceinline__ float4 load4(const float* x, bool inside) {
 __host__ __device__ constexpr int dot_block_rows(int row_groups, int rows) {
   return row_groups > 1 ? row_groups * kWarpRows : rows;
 }
+// Registers: a warp of 16 rows reading A directly holds 16 float4s of A besides its 64 sums, and
+// took 243 registers (one block per SM); 8-row warps stay near 144.
+constexpr int kDirectWarpRows = 8;
+
+// A K-major A's values at k .. k + 3 for the kRows rows from row0, read from global memory (L1
+// serves the other warps of the block, which read the same rows), zero outside A. Needs A
+// 16-byte aligned with lda % 4 == 0; kWhole: k + 4 <= k_end.
+template <int kRows, bool kWhole>
+__device__ __forceinline__ void load_a_direct(const Canonical& p, std::int64_t row0,
+                                              std::int64_t k, std::int64_t k_end,
+                                              float4 (&a)[kRows]) {
+#pragma unroll
+  for (int r = 0; r < kRows; ++r) {
+    const std::int64_t i = row0 + r;
+    const float* x = p.a + (i < p.m ? i : 0) * p.lda + k;
+    if constexpr (kWhole) {
+      a[r] = load4(x, i < p.m);
+    } else {
+      a[r] = {k < k_end ? x[0] : 0.0f, k + 1 < k_end ? x[1] : 0.0f, k + 2 < k_end ? x[2] : 0.0f,
+              k + 3 < k_end ? x[3] : 0.0f};
+      if (i >= p.m) a[r] = {0, 0, 0, 0};
+    }
+  }
+}
 
 // B with k contiguous. Block: kWarps / row_groups column groups of kDotColumns columns, each
-// computed by row_groups warps of kWarpRows rows.
-template <int kRows>
+// computed by row_groups warps of kWarpRows rows. A comes from global memory directly where its
+// alignment allows (kDirectA), else staged in shared memory a chunk of k at a time.
+template <int kRows, bool kDirectA>
 __device__ __forceinline__ void dot_columns(const SmallM& s) {
-  extern __shared__ float sA[];  // block_rows x kKChunk
+  extern __shared__ float sA[];  // staged A: block_rows x kKChunk
   const Canonical& p = s.p;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int group = warp % s.row_groups, column_group = warp / s.row_groups;
@@ -120,18 +147,20 @@ __device__ __forceinline__ void dot_columns(const SmallM& s) {
   const int cols_in = int(std::min<std::int64_t>(p.n - col0, kDotColumns));
   const std::int64_t col_step = cols_in > 1 ? p.ldb : 0;
   for (std::int64_t k0 = k_begin; k0 < k_end; k0 += kKChunk) {
-    __syncthreads();  // the previous chunk is read
-    stage_a<false>(p, sA, 0, block_rows, k0);
-    __syncthreads();
+    if constexpr (!kDirectA) {
+      __syncthreads();  // the previous chunk is read
+      stage_a<false>(p, sA, 0, block_rows, k0);
+      __syncthreads();
+    }
     const float* a_rows = sA + group * kWarpRows * kKChunk;
-    for (int step = 0; step < kKChunk; step += kDotStep) {
+    // One step: 128 k-values of the warp's 4 columns; kWhole where all of them lie inside k.
+    const auto step_at = [&]<bool kWhole>(int step) {
       const std::int64_t k = k0 + step + 4 * lane;
-      // Whole float4s inside B; the last partial one element by element, zeros past k.
       float4 b[kDotColumns];
 #pragma unroll
       for (int c = 0; c < kDotColumns; ++c) {
         const float* b_col = b_cols + (c < cols_in ? c * col_step : 0);
-        if (k + 4 <= k_end) {
+        if (kWhole) {
           b[c] = load4(b_col + k, c < cols_in);
         } else {
           b[c] = {k < k_end ? b_col[k] : 0.0f, k + 1 < k_end ? b_col[k + 1] : 0.0f,
@@ -139,14 +168,26 @@ __device__ __forceinline__ void dot_columns(const SmallM& s) {
           if (c >= cols_in) b[c] = {0, 0, 0, 0};
         }
       }
+      float4 a[kRows];
+      if constexpr (kDirectA) {
+        load_a_direct<kRows, kWhole>(p, std::int64_t(group) * s.warp_rows, k, k_end, a);
+      } else {
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        const float4 a = *reinterpret_cast<const float4*>(a_rows + r * kKChunk + step + 4 * lane);
+        for (int r = 0; r < kRows; ++r)
+          a[r] = *reinterpret_cast<const float4*>(a_rows + r * kKChunk + step + 4 * lane);
+      }
+#pragma unroll
+      for (int r = 0; r < kRows; ++r)
 #pragma unroll
         for (int c = 0; c < kDotColumns; ++c)
-          acc[r][c] = fmaf(a.x, b[c].x, fmaf(a.y, b[c].y, fmaf(a.z, b[c].z, fmaf(a.w, b[c].w, acc[r][c]))));
-      }
-    }
+          acc[r][c] = fmaf(a[r].x, b[c].x,
+                           fmaf(a[r].y, b[c].y, fmaf(a[r].z, b[c].z, fmaf(a[r].w, b[c].w, acc[r][c]))));
+    };
+    int step = 0;
+    for (; step < kKChunk && k0 + step + kDotStep <= k_end; step += kDotStep)
+      step_at.template operator()<true>(step);
+    for (; step < kKChunk && k0 + step < k_end; step += kDotStep)
+      step_at.template operator()<false>(step);
   }
   // The lanes' partial dot products, summed over the warp; lane (r * 4 + c) % 32 keeps (r, c).
 #pragma unroll
@@ -155,7 +196,7 @@ __device__ __forceinline__ void dot_columns(const SmallM& s) {
     for (int c = 0; c < kDotColumns; ++c) {
 #pragma unroll
       for (int d = 16; d > 0; d /= 2) acc[r][c] += __shfl_xor_sync(0xffffffffu, acc[r][c], d);
-      const std::int64_t i = group * kWarpRows + r;
+      const std::int64_t i = std::int64_t(group) * s.warp_rows + r;
       if (lane == (r * kDotColumns + c) % 32 && i < p.m && c < cols_in)
         emit(s, i, col0 + c, acc[r][c]);
     }
@@ -216,10 +257,11 @@ __device__ __forceinline__ void axpy_columns(const SmallM& s) {
   }
 }
 
-template <int kRows, bool kBKMajor>
+// kBKMajor: B with k contiguous (dot_columns, A direct or staged), else with n contiguous.
+template <int kRows, bool kBKMajor, bool kDirectA>
 __global__ void __launch_bounds__(kThreads) simt_14_small_m_kernel(const SmallM s) {
   if constexpr (kBKMajor)
-    dot_columns<kRows>(s);
+    dot_columns<kRows, kDirectA>(s);
   else
     axpy_columns<kRows>(s);
 }
@@ -257,7 +299,10 @@ SmallM planned(const Canonical& call, const Device& device) {
   const Canonical& p = s.p;
   std::int64_t tiles;
   if (p.b_k_major) {
-    s.row_groups = p.m <= 16 ? 1 : p.m <= 32 ? 2 : 4;
+    s.direct_a = p.a_k_major && aligned16(p.a) && p.lda % 4 == 0;
+    s.warp_rows = s.direct_a ? kDirectWarpRows : kWarpRows;
+    s.row_groups = 1;  // a power of two, so that the block's 8 warps split evenly
+    while (s.row_groups * s.warp_rows < p.m) s.row_groups *= 2;
     tiles = ceil_div(p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns);
   } else {
     s.row_groups = 1;
@@ -315,15 +360,21 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
   }
   const unsigned row_blocks = s.p.b_k_major ? 1 : unsigned(ceil_div(s.p.m, kWarpRows));
   const dim3 grid(unsigned(tiles_of(s)), unsigned(s.splits), row_blocks);
-  const int rows = s.row_groups > 1 || row_blocks > 1 ? kWarpRows : instantiated_rows(s.p.m);
+  const int rows = s.row_groups > 1 ? s.warp_rows
+                   : row_blocks > 1 ? kWarpRows
+                                    : std::min(instantiated_rows(s.p.m), s.p.b_k_major ? s.warp_rows : kWarpRows);
   const cudaError_t err = with_rows(rows, [&]<int kRows>() {
-    const auto kernel = s.p.b_k_major ? simt_14_small_m_kernel<kRows, true>
-                                      : simt_14_small_m_kernel<kRows, false>;
-    const std::size_t smem =
-        s.p.b_k_major ? std::size_t(dot_block_rows(s.row_groups, kRows)) * kKChunk * sizeof(float)
-                      : std::max<std::size_t>(kKChunk, kWarps * kAxpyColumns) * kRows * sizeof(float);
-    if (cudaError_t e = set_max_dynamic_smem(kernel, int(smem))) return e;
-    return launch_kernel(kernel, grid, kThreads, smem, args.stream, s);
+    const auto go = [&](auto kernel, std::size_t smem) {
+      if (cudaError_t e = set_max_dynamic_smem(kernel, int(smem))) return e;
+      return launch_kernel(kernel, grid, kThreads, smem, args.stream, s);
+    };
+    if (!s.p.b_k_major)
+      return go(simt_14_small_m_kernel<kRows, false, false>,
+                std::max<std::size_t>(kKChunk, kWarps * kAxpyColumns) * kRows * sizeof(float));
+    if constexpr (kRows <= kDirectWarpRows)
+      if (s.direct_a) return go(simt_14_small_m_kernel<kRows, true, true>, 0);
+    return go(simt_14_small_m_kernel<kRows, true, false>,
+              std::size_t(dot_block_rows(s.row_groups, kRows)) * kKChunk * sizeof(float));
   });
   if (err || s.splits == 1) return err;
   const std::int64_t blocks = std::min<std::int64_t>(ceil_div(s.p.m * s.p.n, kThreads),
