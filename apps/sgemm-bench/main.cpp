@@ -1,5 +1,5 @@
 // sgemm-bench: times kernels against cuBLAS SGEMM in one run and checks every result against a
-// float64 reference. See `sgemm-bench --help` and DESIGN.md ("The bench").
+// float64 reference. See `sgemm-bench --help` and docs/design.md ("Measuring").
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 #include <nvtx3/nvToolsExt.h>

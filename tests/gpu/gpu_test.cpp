@@ -65,8 +65,9 @@ ref::Verdict run_case(const ref::GemmCase& c, const Options& options, std::uint6
 
 void expect_rel_fro(const ref::Verdict& v, Math math, const std::string& what) {
   // The elementwise bound, (k + 2) u |A||B|, grows with k faster than the errors do: at k in the
-  // thousands a misplaced tile passes it in Tf32 (tc-03's tail split, tenth session), and at k =
-  // 2700 a 3xTF32 pack that wrote A's small parts into the neighbouring rows passed it (run 97).
+  // thousands a misplaced tile passes it in Tf32 (a mutant of tc-03's tail split, at k = 2401 on
+  // an H100), and at k = 2700 a 3xTF32 pack that wrote A's small parts into the neighbouring
+  // rows passed it (a mutant, on an H200).
   // Relative Frobenius errors: Tf32 near 2^-12 (cuBLAS TF32: 2.6e-4 in the Api tests), 4 * 2^-11
   // leaves a margin of ~7x; 3xTF32 at most 4.7e-7, up to 16384³ (docs/ladder.md's accuracy
   // tables), 2^-19 (1.9e-6) leaves 4x, and a wrong small part gives ~1e-4.

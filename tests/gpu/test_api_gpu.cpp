@@ -255,7 +255,7 @@ TEST(Api, Tf32AccuracyAgainstCublasTf32) {
 // Their other values, in [-1, 1], then sit 2^40 to 2^63 below their row's or column's maximum.
 // A tensor-core kernel that scales operands into FP16 (tc-04, both modes) must keep their bits
 // some other way and still meet its mode's bound: scaled into FP16 they would fall below its
-// smallest subnormal, and C would lose every term (run 131: at 2^30 a build that never raised
+// smallest subnormal, and C would lose every term (on an H200, at 2^30 a build that never raised
 // its flag still passed, since the bound at k = 96 forgives 7-bit operands). With the huge value
 // in every row and column there are too many such values to set aside (tc-04 hands the call to
 // tc-03); in two rows and two columns tc-04 sets them aside and corrects C after its tile

@@ -1,5 +1,5 @@
-// The DESIGN.md case matrix, for every registered kernel, through sgemm::gemm with the kernel
-// named explicitly.
+// The case matrix of docs/design.md, for every registered kernel, through sgemm::gemm with the
+// kernel named explicitly.
 #include <array>
 #include <string>
 #include <vector>

@@ -63,7 +63,7 @@ constexpr Claim kClaims[] = {
     {"simt-12", kFfma | kNoSpill},
     // Rung 13's k-loop issues one instruction per cycle per scheduler, so every other
     // instruction in it costs an FFMA's time: 13 more (1109 for 1024 FFMA, 92.3%) made it 1.4%
-    // slower (docs/perf-notes.md, run 108). Its instantiations have 1096-1102 (92.9-93.4%).
+    // slower (measured on an H200). Its instantiations have 1096-1102 (92.9-93.4%).
     {"simt-13", kFfma | kNoSpill | kHopperOnly, 0, 925},
     {"simt-14", kFfma | kNoSpill},
     {"cute-01", kNoSpill},

@@ -16,7 +16,7 @@ TEST(TimingPlan, DefaultsAreTheAskedCounts) {
 }
 
 // Sized from a warm run: cuBLAS SGEMM at 8192³ (~21.6 ms a call) keeps its 400 runs, whatever
-// its first call cost (run 100 timed 10 of them with a plan sized from that first call).
+// its first call cost (a plan sized from that first call once timed only 10 of them).
 TEST(TimingPlan, ManyRepsOfASlowishKernelFitTheBudget) {
   const TimingPlan p = plan_timing(options({"--reps", "400"}), 21.6);
   EXPECT_EQ(p.reps, 400);

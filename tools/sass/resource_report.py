@@ -28,7 +28,8 @@ and target architecture (each template instantiation separately):
                    other), the one with the most FFMA; its instructions and FFMAs per pass. '-'
                    without such a loop. An FFMA-bound loop issues one instruction per cycle per
                    scheduler at best, so every non-FFMA instruction in it costs FFMA time
-                   (docs/perf-notes.md, run 108)
+                   (on an H200, 13 more instructions beside rung 13's 1024 FFMAs made it
+                   1.3-1.5% slower)
   mangled          the exact symbol
 
 Also writes the same text as a C++ raw string literal, for a program to embed:
@@ -184,7 +185,7 @@ def main_loop_range(code: list[tuple[int, str, int | None]]) -> tuple[int, int] 
     target or None) list: the innermost loop with the most FFMAs (the shorter on a tie); None
     when no innermost loop holds an FFMA. A loop without FFMAs that branches back to a loop's
     first instruction (a barrier's retry) does not make that loop an outer one.
-    scripts/ffma_reorder.py uses it too."""
+    tools/sass/ffma_reorder.py uses it too."""
     def ffmas(lo, hi):
         return sum(op.split(".")[0] == "FFMA" for a, op, _ in code if lo <= a <= hi)
     loops = [(target, address) for address, _, target in code

@@ -90,7 +90,8 @@ __device__ __forceinline__ void fence_async_shared() {
 // The box of a 2-D `map` at (c0 innermost, c1) from shared memory at src to global memory, in
 // the current bulk group. Rows outside the tensor are not written, but within a row the copy
 // engine writes whole 16-byte pieces: a row that ends inside one gets its neighbours written
-// too (docs/perf-notes.md, run 60).
+// too (on an H200 such stores overwrote the padding after C's last column; docs/experiments.md,
+// section 8).
 __device__ __forceinline__ void tma_store(const CUtensorMap& map, int c0, int c1,
                                           std::uint32_t src) {
   asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(

@@ -9,8 +9,8 @@ namespace sgemm::detail {
 // of tiles within groups of kTileGroupM tile rows, so the blocks resident at one time share
 // a few panels of A and B in L2 instead of streaming all of B once per tile row. With 132 SMs
 // a wave covers 8 x 16.5 tiles, which fetches the fewest A and B bytes per k-tile when an A
-// tile row weighs twice a B tile column (as in tc-03); measured in docs/perf-notes.md (runs
-// 43-44: at 8192³ half the DRAM traffic of 16 rows, and a higher clock under the power limit).
+// tile row weighs twice a B tile column (as in tc-03); measured with ncu on an H200 (at 8192³
+// half the DRAM traffic of 16 rows, and a higher clock under the power limit).
 inline constexpr int kTileGroupM = 8;
 __device__ __forceinline__ void grouped_tile(std::int64_t linear, std::int64_t tiles_m,
                                              std::int64_t tiles_n, std::int64_t& tile_m,

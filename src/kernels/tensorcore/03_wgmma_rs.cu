@@ -32,10 +32,10 @@
 // - With beta == 0 and C's rows 16-byte aligned at both ends, the consumers stage each 32-row
 //   chunk of the tile in shared memory and one thread hands it to TMA stores: the consumers go
 //   back to the mainloop while the copy engine writes C (direct stores cost the Tf32 kernel
-//   3.8% at 8192³: docs/perf-notes.md, run 59). Other calls store from registers.
+//   3.8% of its cycles at 8192³, ncu on an H200). Other calls store from registers.
 // - Caution: the tensor cores read a wgmma's A registers until the wait_group that retires it,
 //   and ptxas does not keep those registers from being reused by later instructions (see
-//   docs/perf-notes.md, run 27). Each loop writes a fragment buffer only after the wait that
+//   docs/experiments.md, section 8). Each loop writes a fragment buffer only after the wait that
 //   retired the wgmmas which read it, but ptxas must also keep the in-flight k-tile's buffer
 //   in other registers, and nothing forces it to. The build checks that it did: the host test
 //   KernelResources (hgmma_a_clobbers in scripts/resource_report.py) reads the SASS.
@@ -93,9 +93,9 @@ using Fragments = std::uint32_t[kK8Steps][4];
 
 // The whole-tile and tail kernels' tile order. 3xTF32 pairs its tiles along rows where it can,
 // so that neighbouring blocks share A's two parts (two thirds of a k-tile's bytes) rather than
-// B: the 3xTF32 call at 8192³ is 1.1-1.5% faster, its L2 -> SM sectors 7% fewer (runs
-// 124-125: the requests of blocks 2i and 2i + 1 for the same data seem to count once). Tf32
-// gained nothing from it (run 125).
+// B: on two H200s the 3xTF32 call at 8192³ is 1.1-1.5% faster, its L2 -> SM sectors 7% fewer
+// (the requests of blocks 2i and 2i + 1 for the same data seem to count once). Tf32 gained
+// nothing from it.
 template <Tf32Mode kMode>
 __device__ __forceinline__ void tile_of(std::int64_t linear, std::int64_t tiles_m,
                                         std::int64_t tiles_n, std::int64_t& tile_m,
@@ -424,7 +424,7 @@ __global__ void __launch_bounds__(kThreads, 1)
 // A row-major matrix (rows of `cols` floats, `ld` apart: the user's N-major B, or C) as 2-D
 // boxes of 32 columns x 32 rows, FP32, 128-byte swizzle. Loads fill zeros past the edges;
 // stores leave out rows past the last, and columns past the last only when it ends a 16-byte
-// piece of its row (launch_tiles uses C's map only then: run 60).
+// piece of its row (launch_tiles uses C's map only then: see tma_store in arch/hopper.cuh).
 bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
                         std::int64_t cols, std::int64_t ld, CUtensorMapL2promotion promotion) {
   const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
@@ -437,8 +437,8 @@ bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-// The tail split's costs in k-tile times (tail_tiles), measured on an H200 (runs 162-163: every
-// shape timed split and whole). Tf32 (~0.65 us k-tiles): ~16-28 when the split is the call's only
+// The tail split's costs in k-tile times (tail_tiles), measured on an H200 (every shape timed
+// split and whole). Tf32 (~0.65 us k-tiles): ~16-28 when the split is the call's only
 // kernel, ~36 after a whole-tile kernel (256 x 256 x 1024 split 1.6x faster; 768 x 1536 x 1024
 // and 4096 x 4096 x 1024 stay whole). 3xTF32 (~0.94 us): ~12 and ~17 (2560 x 2560 x 1280 split
 // 1.13x faster).

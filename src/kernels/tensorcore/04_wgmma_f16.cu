@@ -34,10 +34,10 @@
 //   a ~6.7 ms 3xTF32 call.
 // - The tile kernel is rung 02's loop with 16-bit types, made persistent: a k-tile is 64 halves
 //   (one 128-byte swizzle row, as 32 floats were), each k16 step one m64n256k16 (Tf32) or three
-//   m64n128k16 (3xTF32), the factors 2^s multiplied in at the epilogue. At 8192³ it runs at 77%
-//   (Tf32) and 73% (3xTF32) of the FP16 tensor rate: its wgmma reads and TMA writes together
-//   ask about the bytes per clock of shared memory an SM has (docs/perf-notes.md, runs 131
-//   and 136).
+//   m64n128k16 (3xTF32), the factors 2^s multiplied in at the epilogue. At 8192³ on an H200 it
+//   runs at 77% (Tf32) and 73% (3xTF32) of the FP16 tensor rate: its wgmma reads and TMA writes
+//   together ask about the bytes per clock of shared memory an SM has (an estimate from their
+//   byte counts, not measured in isolation: docs/experiments.md, section 9).
 #include <cuda_fp16.h>
 
 #include <algorithm>

@@ -71,7 +71,7 @@ __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t
 // of 4 consecutive k, a block's threads neighbouring groups, all loads issued before the first
 // store. vec4: x's rows start 16-byte aligned (ptr and row_stride), so a group inside the row
 // is one float4 load. (ncu, 8192³, 3xTF32's small part of A on an H200: 127.4 us against the
-// tile kernel's 154.3; docs/perf-notes.md, run 94.)
+// tile kernel's 154.3.)
 constexpr int kPackRowThreads = 256, kPackQuads = 4;
 
 template <PackParts kParts>

@@ -39,8 +39,8 @@ inline constexpr int kPackTileK = 32;
 inline constexpr std::int64_t kMinSplitK = 16;
 
 // Round to nearest TF32, ties to even, kept as an FP32 bit pattern with the low 13 bits zero.
-// A TFLOAT32 tensor map rounds the same way, bit for bit (docs/perf-notes.md, run 46), so an
-// operand gets the same TF32 values whether it is packed or read in place. One instruction
+// A TFLOAT32 tensor map rounds the same way, bit for bit (a probe of 1M values on an H200), so
+// an operand gets the same TF32 values whether it is packed or read in place. One instruction
 // (F2FP.TF32.F32.PACK_B); ties away (cvt.rna) takes four.
 __device__ __forceinline__ float to_tf32(float x) {
 #if __CUDA_ARCH__ >= 900
