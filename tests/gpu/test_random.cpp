@@ -5,7 +5,8 @@
 // Each case is drawn from its own seed: layouts, ops and leading dimensions; shapes from 1 to 5000,
 // biased towards tile edges; aligned and unaligned pointers; alpha and beta including 0, 1, -1,
 // NaN and Inf; values uniform, normal, of a wide exponent range, subnormal, or with zeros, Inf and
-// NaN among them. A failure prints its seed; SGEMM_RANDOM_SEED=<seed> replays that case alone.
+// NaN among them. A failure prints its seed; SGEMM_RANDOM_SEED=<seed> replays that case alone
+// (with SGEMM_RANDOM_KERNEL=<slug>, on another kernel).
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -82,6 +83,12 @@ Draw draw(std::uint64_t seed) {
   d.values = pick(ref::Values::Uniform, ref::Values::Uniform, ref::Values::Normal,
                   ref::Values::WideExponent, ref::Values::Subnormal, ref::Values::Special,
                   ref::Values::Tf32Ties);
+  // A replay may name another kernel for the drawn call (SGEMM_RANDOM_KERNEL=<slug>).
+  if (const char* kernel = std::getenv("SGEMM_RANDOM_KERNEL")) {
+    d.target = kernel;
+    for (const KernelInfo& k : ks)
+      if (k.slug == d.target) d.options.math = k.math;
+  }
   d.options.kernel = d.target == "auto" ? std::string_view("auto") : std::string_view(
       std::find_if(ks.begin(), ks.end(), [&](const KernelInfo& k) { return k.slug == d.target; })->slug);
   return d;

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Reorders the FFMAs of a kernel's main loop in SASS so that more of them take a factor from the
-operand-reuse cache. A build step for rung 13 (docs/ladder.md, docs/perf-notes.md run 167).
+operand-reuse cache. A build step for rung 13 (docs/ladder.md; docs/experiments.md, section 6).
 
 Why: rung 13's k-loop issues one instruction per cycle at best, and an FFMA that reads all three
-sources from the register file costs its scheduler about one more cycle (run 166). ptxas orders
+sources from the register file costs its scheduler about one more cycle (on an H200, clearing
+every reuse flag of the loop cost ~0.86 cycles per extra three-read FFMA). ptxas orders
 the FFMAs for the shared-memory loads and leaves ~27% of them reading three registers; an FFMA
 that shares a factor with the FFMA just before it reads that factor from the reuse cache.
 
@@ -135,8 +136,12 @@ def constraints(body):
             access.setdefault(r, []).append((i, 'r'))
         for r in written:
             access.setdefault(r, []).append((i, 'w'))
-    for i, x in enumerate(body):                # branches: nothing crosses them
-        if x.op in ('BRA', 'BRX', 'JMP', 'JMX', 'CALL', 'RET', 'EXIT', 'BSSY', 'BSYNC', 'WARPSYNC'):
+    for i, x in enumerate(body):                # branches and barriers: nothing crosses them
+        # An mbarrier arrive (SYNCS) releases the stage that the loop's shared loads read: ptxas
+        # makes it wait for those loads through the FFMAs that read their results, so an FFMA
+        # moved across it would let the producer overwrite the stage under a load in flight.
+        if x.op in ('BRA', 'BRX', 'JMP', 'JMX', 'CALL', 'RET', 'EXIT', 'BSSY', 'BSYNC',
+                    'WARPSYNC') or x.op.startswith(('SYNCS', 'BAR', 'MEMBAR')):
             for f in ffma:
                 if f < i: hi[f] = min(hi[f], i)
                 else: lo[f] = max(lo[f], i + 1)
