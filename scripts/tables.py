@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""Regenerates the measured tables of README.md and docs/ladder.md from the committed CSVs.
+
+  docs/data/bench-4096.csv   `sgemm-bench --cublas-tf32 --csv` at 4096^3 (scripts/gpu-check writes it)
+  docs/data/suite.csv        `sgemm-bench --suite --csv`
+
+Between the markers <!-- table:NAME --> and <!-- /table -->, and <!-- now:SLUG --> and
+<!-- /now -->, the text is replaced; everything else is left as it is.
+
+  python3 scripts/tables.py            rewrite the files
+  python3 scripts/tables.py --check    exit 1 if a file is not what the CSVs make it (CI runs this)
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "docs/data/bench-4096.csv"
+SUITE = ROOT / "docs/data/suite.csv"
+FILES = [ROOT / "README.md", ROOT / "docs/ladder.md"]
+
+MATH = {"fp32": "Fp32", "tf32x3": "3xTF32", "tf32": "Tf32"}
+
+
+def read(path: Path) -> list[dict]:
+    with path.open(newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def ratio_to(row: dict, rows: list[dict], baseline: str) -> float | None:
+    base = next((r for r in rows if r["kernel"] == baseline), None)
+    if not base or float(row["ms_median"]) <= 0:
+        return None
+    return float(base["ms_median"]) / float(row["ms_median"])
+
+
+def measured_on(rows: list[dict]) -> str:
+    r = rows[0]
+    return f"{r['device']}, {r['date']}, CUDA {r['cuda']}"
+
+
+def now_line(row: dict, rows: list[dict]) -> str:
+    text = (f"**Now:** {float(row['tflops']):.1f} TFLOPS, "
+            f"{float(row['ratio_cublas']):.3f}x cuBLAS SGEMM")
+    if row["math"] == "tf32":
+        text += f", {ratio_to(row, rows, 'cublas-tf32'):.3f}x cuBLAS TF32"
+    return (text + f", relative error {float(row['rel_fro_err']):.1e} "
+            f"(4096³ row-major NN; {measured_on(rows)}).")
+
+
+def ladder_table(rows: list[dict]) -> str:
+    out = [f"Measured at 4096³, row-major NN, alpha 1, beta 0 on {measured_on(rows)}: the median of "
+           "20 timed calls, ratios to cuBLAS in the same run; %peak against the peak of the "
+           "units the kernel runs on.", "",
+           "| kernel | math | ms | TFLOPS | x cuBLAS SGEMM | x cuBLAS TF32 | %peak | rel. error |",
+           "|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        tf32 = ratio_to(r, rows, "cublas-tf32") if r["math"] == "tf32" else None
+        out.append(f"| `{r['kernel']}` | {MATH[r['math']]} | {float(r['ms_median']):.3f} | "
+                   f"{float(r['tflops']):.1f} | {float(r['ratio_cublas']):.3f} | "
+                   f"{'' if tf32 is None else f'{tf32:.3f}'} | {float(r['pct_peak']):.1f} | "
+                   f"{float(r['rel_fro_err']):.1e} |")
+    return "\n".join(out)
+
+
+def readme_table(rows: list[dict]) -> str:
+    keep = ["cublas-sgemm", "auto-fp32", "simt-13-tma", "auto-tf32x3", "tc-04-wgmma-f16-tf32x3",
+            "cublas-tf32", "auto-tf32", "tc-04-wgmma-f16-tf32"]
+    by = {r["kernel"]: r for r in rows}
+    out = [f"4096³, row-major NN, {measured_on(rows)}; ratios to cuBLAS measured in the same run "
+           "([all rungs](docs/ladder.md#summary)):", "",
+           "| | math | TFLOPS | x cuBLAS SGEMM | x cuBLAS TF32 | rel. error |",
+           "|---|---|---|---|---|---|"]
+    for k in keep:
+        if k not in by:
+            continue
+        r = by[k]
+        tf32 = ratio_to(r, rows, "cublas-tf32") if r["math"] == "tf32" else None
+        out.append(f"| `{k}` | {MATH[r['math']]} | {float(r['tflops']):.1f} | "
+                   f"{float(r['ratio_cublas']):.3f} | {'' if tf32 is None else f'{tf32:.3f}'} | "
+                   f"{float(r['rel_fro_err']):.1e} |")
+    return "\n".join(out)
+
+
+def suite_table(rows: list[dict]) -> str:
+    by = defaultdict(list)
+    for r in rows:
+        by[r["math"]].append(r)
+    out = [f"`sgemm-bench --suite` ({len(rows) // max(len(by), 1)} calls: squares, the seed's "
+           f"K = 1024, small M, skinny, long k, odd sizes, every layout, nn.Linear, tiny; "
+           f"{rows[0]['device']}, {rows[0]['date']}): `auto` against cuBLAS, the median of "
+           "per-pair ratios per call.", "",
+           "| math | against | geometric mean | worst | worst call |", "|---|---|---|---|---|"]
+    against = {"fp32": "SGEMM", "tf32x3": "SGEMM", "tf32": "TF32"}
+    for m in ["fp32", "tf32x3", "tf32"]:
+        rs = by.get(m)
+        if not rs:
+            continue
+        ratios = [float(r["ratio_median"]) for r in rs]
+        worst = min(rs, key=lambda r: float(r["ratio_median"]))
+        geo = math.exp(sum(math.log(x) for x in ratios) / len(ratios))
+        call = f"{worst['layout']} {worst['op_a']}{worst['op_b']} {worst['m']}x{worst['n']}x{worst['k']}"
+        out.append(f"| {MATH[m]} | cuBLAS {against[m]} | {geo:.3f} | "
+                   f"{float(worst['ratio_median']):.3f} | {call} |")
+    return "\n".join(out)
+
+
+def render(text: str, bench: list[dict], suite: list[dict] | None) -> str:
+    tables = {"ladder": lambda: ladder_table(bench), "readme": lambda: readme_table(bench)}
+    if suite:
+        tables["suite"] = lambda: suite_table(suite)
+    by_kernel = {r["kernel"]: r for r in bench}
+
+    def table(m: re.Match) -> str:
+        name = m.group(1)
+        if name not in tables:
+            return m.group(0)
+        return f"<!-- table:{name} -->\n{tables[name]()}\n<!-- /table -->"
+
+    def now(m: re.Match) -> str:
+        slug = m.group(1)
+        if slug not in by_kernel:
+            return f"<!-- now:{slug} -->(not in {BENCH.name})<!-- /now -->"
+        return f"<!-- now:{slug} -->{now_line(by_kernel[slug], bench)}<!-- /now -->"
+
+    text = re.sub(r"<!-- table:([\w-]+) -->.*?<!-- /table -->", table, text, flags=re.S)
+    return re.sub(r"<!-- now:([\w-]+) -->.*?<!-- /now -->", now, text, flags=re.S)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--check", action="store_true", help="only check; exit 1 when stale")
+    args = parser.parse_args()
+    bench = read(BENCH)
+    suite = read(SUITE) if SUITE.exists() else None
+    stale = []
+    for path in FILES:
+        old = path.read_text()
+        new = render(old, bench, suite)
+        if new != old:
+            stale.append(path)
+            if not args.check:
+                path.write_text(new)
+    if args.check and stale:
+        print("stale tables (run scripts/tables.py):", *[str(p.relative_to(ROOT)) for p in stale],
+              file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

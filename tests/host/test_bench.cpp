@@ -1,0 +1,64 @@
+// The bench's host-side pieces: the suite's coverage, the roofline arithmetic, the new flags.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cli.hpp"
+#include "roofline.hpp"
+#include "suite.hpp"
+
+namespace sgemm::bench {
+namespace {
+
+// The suite covers what the design asks of it: at least 60 calls, squares 256..16384, the seed's
+// K = 1024, small M from 1 to 64 in the LLM range, skinny, long k, odd sizes and leading
+// dimensions, all four op combinations in both layouts, and tiny calls.
+TEST(Suite, CoversTheCallsRealProgramsMake) {
+  const std::vector<SuiteCall> calls = suite_calls();
+  EXPECT_GE(calls.size(), 60u);
+  std::set<std::string> groups;
+  std::set<std::int64_t> small_m;
+  std::set<std::tuple<Layout, Op, Op>> layouts;
+  bool unaligned = false, padded = false;
+  for (const SuiteCall& c : calls) {
+    groups.insert(c.group);
+    if (c.group == "small-m") small_m.insert(c.m);
+    layouts.insert({c.layout, c.op_a, c.op_b});
+    unaligned |= c.unaligned;
+    padded |= c.pad > 0;
+  }
+  for (const char* g : {"squares", "k1024", "small-m", "skinny", "long-k", "odd", "layouts", "linear", "tiny"})
+    EXPECT_TRUE(groups.contains(g)) << g;
+  EXPECT_EQ(small_m, (std::set<std::int64_t>{1, 2, 4, 8, 16, 32, 64}));
+  EXPECT_EQ(layouts.size(), 8u);
+  EXPECT_TRUE(unaligned && padded);
+}
+
+TEST(Roofline, HopperPeaksAndBounds) {
+  // An H100 SXM at 1980 MHz: 132 SMs, HBM3 at 2619 MHz on a 5120-bit bus.
+  const Peaks p = hopper_peaks(132, 1980, 2619, 5120);
+  EXPECT_NEAR(p.fp32_core, 66.9, 0.1);
+  EXPECT_NEAR(p.tf32_tensor, 535.3, 0.1);
+  EXPECT_NEAR(p.fp16_tensor, 1070.6, 0.2);
+  EXPECT_NEAR(p.memory_tbs, 3.35, 0.01);
+  const Roofline square = roofline(p, Unit::Fp32Core, 4096, 4096, 4096, false);
+  EXPECT_NEAR(square.intensity, 2.0 * 4096 / (4 * 3), 1e-9);  // 2n^3 / (4 * 3n^2)
+  EXPECT_TRUE(square.compute_bound);
+  EXPECT_NEAR(square.bound_ms, 2.0 * 4096 * 4096 * 4096 / 66.9e12 * 1e3, 0.01);
+  const Roofline decode = roofline(p, Unit::Fp32Core, 1, 11008, 4096, false);
+  EXPECT_FALSE(decode.compute_bound);  // half a FLOP per byte
+  EXPECT_NEAR(decode.bound_ms, 4.0 * 11008 * 4096 / 3.35e12 * 1e3, 0.001);
+  EXPECT_GT(roofline(p, Unit::Fp32Core, 64, 64, 64, true).bytes,
+            roofline(p, Unit::Fp32Core, 64, 64, 64, false).bytes);  // beta != 0 reads C
+}
+
+TEST(Cli, SuiteExplainAndPairs) {
+  const BenchOptions o = parse_cli({"--suite", "--pairs", "9", "--explain"});
+  EXPECT_TRUE(o.suite);
+  EXPECT_TRUE(o.explain);
+  EXPECT_EQ(o.pairs, 9);
+  EXPECT_THROW(parse_cli({"--pairs", "2"}), CliError);
+}
+
+}  // namespace
+}  // namespace sgemm::bench
