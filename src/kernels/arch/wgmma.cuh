@@ -77,29 +77,31 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
   "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "     \
   "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
+// The shared-memory ("SS") form of a wgmma at N = 128 or 256: `op128` and `op256` name the
+// instruction, `tail` holds the immediates after the scale-d predicate.
+#define SGEMM_WGMMA_SS(op128, op256, tail)                                        \
+  if constexpr (kN == 128) {                                                      \
+    asm volatile("{ .reg .pred p;\n"                                              \
+                 "setp.ne.b32 p, %66, 0;\n" op128 " " SGEMM_D_REGS_64              \
+                 ", %64, %65, p, " tail "; }"                                     \
+                 : SGEMM_D64(0)                                                   \
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));                       \
+  } else {                                                                        \
+    static_assert(kN == 256);                                                     \
+    asm volatile("{ .reg .pred p;\n"                                              \
+                 "setp.ne.b32 p, %130, 0;\n" op256 " " SGEMM_D_REGS_128            \
+                 ", %128, %129, p, " tail "; }"                                   \
+                 : SGEMM_D64(0), SGEMM_D64(64)                                    \
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));                       \
+  }
+
 // d (+)= A * B for a 64 x N x 8 TF32 tile, A and B in shared memory; scale_d == 0 overwrites
 // d instead of adding.
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
                                            std::uint64_t desc_b, int scale_d) {
-  if constexpr (kN == 128) {
-    asm volatile(
-        "{ .reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32 " SGEMM_D_REGS_64
-        ", %64, %65, p, 1, 1; }"
-        : SGEMM_D64(0)
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  } else {
-    static_assert(kN == 256);
-    asm volatile(
-        "{ .reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " SGEMM_D_REGS_128
-        ", %128, %129, p, 1, 1; }"
-        : SGEMM_D64(0), SGEMM_D64(64)
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  }
+  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32",
+                 "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", "1, 1")
 }
 
 // The same with A in registers (the fragment layout above), B in shared memory.
@@ -133,26 +135,11 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32
 template <int kN>
 __device__ __forceinline__ void wgmma_f16(float (&d)[kN / 2], std::uint64_t desc_a,
                                           std::uint64_t desc_b, int scale_d) {
-  if constexpr (kN == 128) {
-    asm volatile(
-        "{ .reg .pred p;\n"
-        "setp.ne.b32 p, %66, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 " SGEMM_D_REGS_64
-        ", %64, %65, p, 1, 1, 0, 0; }"
-        : SGEMM_D64(0)
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  } else {
-    static_assert(kN == 256);
-    asm volatile(
-        "{ .reg .pred p;\n"
-        "setp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " SGEMM_D_REGS_128
-        ", %128, %129, p, 1, 1, 0, 0; }"
-        : SGEMM_D64(0), SGEMM_D64(64)
-        : "l"(desc_a), "l"(desc_b), "r"(scale_d));
-  }
+  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+                 "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "1, 1, 0, 0")
 }
 
+#undef SGEMM_WGMMA_SS
 #undef SGEMM_D_REGS_128
 #undef SGEMM_D_REGS_64
 #undef SGEMM_D64
