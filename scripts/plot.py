@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Charts of a sgemm-bench CSV: the ladder at one size, and TFLOPS against size.
 
-    python3 scripts/plot.py results.csv --out docs/img/
+    python3 scripts/plot.py results.csv --out plots/
 
 writes ladder-<M>x<N>x<K>.png (TFLOPS of every kernel beside cuBLAS, ladder order, each bar
 annotated with its ratio to cuBLAS SGEMM measured in the same run) and, when the CSV holds more

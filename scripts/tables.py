@@ -62,6 +62,10 @@ def ladder_table(rows: list[dict]) -> str:
            "| kernel | math | ms | TFLOPS | x cuBLAS SGEMM | x cuBLAS TF32 | %peak | rel. error |",
            "|---|---|---|---|---|---|---|---|"]
     for r in rows:
+        if r["status"].startswith("SKIP"):
+            reason = r["status"].split(": ", 1)[-1].rstrip(")")
+            out.append(f"| `{r['kernel']}` | {MATH[r['math']]} | declines: {reason} | | | | | |")
+            continue
         tf32 = ratio_to(r, rows, "cublas-tf32") if r["math"] == "tf32" else None
         out.append(f"| `{r['kernel']}` | {MATH[r['math']]} | {float(r['ms_median']):.3f} | "
                    f"{float(r['tflops']):.1f} | {float(r['ratio_cublas']):.3f} | "
