@@ -74,7 +74,9 @@ checks every result against a float64 reference (cuBLAS DGEMM). Default: every k
   --suite               time auto in each math against cuBLAS on the public suite (small M,
                         skinny, long k, odd sizes, every layout, tiny calls): the median of
                         per-pair ratios per call, the geometric mean and worst per math
-  --pairs N             --suite: timed pairs per call and math (default 15)
+  --batched             time gemm_strided_batched's auto in each math against
+                        cublasGemmStridedBatchedEx on batches of attention-like and small products
+  --pairs N             --suite, --batched: timed pairs per call and math (default 15)
   --explain             print what auto decides for each shape, op combination and math: the
                         kernels it tried and why each was passed over (no GPU needed)
   --list                print the kernel registry with each kernel's resources (no GPU needed)
@@ -124,6 +126,8 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
       o.explain = true;
     } else if (arg == "--suite") {
       o.suite = true;
+    } else if (arg == "--batched") {
+      o.batched = true;
     } else if (arg == "--pairs") {
       o.pairs = number<int>(value(), arg);
       if (o.pairs < 3) throw CliError("--pairs must be >= 3");

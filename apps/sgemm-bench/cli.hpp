@@ -30,8 +30,8 @@ struct BenchOptions {
   std::string csv_path, json_path;
   bool normal_values = false;                // A and B from N(0, 1) instead of uniform [-1, 1)
   bool cpu = false, cublas_tf32 = false, list = false, tune = false, help = false;
-  bool explain = false, suite = false;
-  int pairs = 15;                            // --suite: timed pairs per call and math
+  bool explain = false, suite = false, batched = false;
+  int pairs = 15;                            // --suite, --batched: timed pairs per call and math
   int device = 0;
 };
 

@@ -22,6 +22,7 @@
 #include "explain.hpp"
 #include "reference/cpu_reference.hpp"
 #include "roofline.hpp"
+#include "batched.hpp"
 #include "suite.hpp"
 #include "reference/harness.hpp"
 #include "report.hpp"
@@ -354,6 +355,7 @@ int main(int argc, char** argv) {
     const DeviceFacts facts = read_device_facts(options.device);
     if (options.tune) return run_tuning(options, facts.name);
     if (options.suite) return run_suite(options, facts);
+    if (options.batched) return run_batched_suite(options, facts);
     Bench bench(options, facts);
     const std::vector<Row> rows = bench.run_all();
     print_table(rows, facts, options);

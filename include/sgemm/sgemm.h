@@ -27,6 +27,14 @@ sgemm_status sgemm_gemm(sgemm_layout layout, sgemm_op op_a, sgemm_op op_b, int64
                         int64_t ldb, float beta, float* c, int64_t ldc, cudaStream_t stream,
                         const char* kernel, sgemm_math math);
 
+/* The mirror of sgemm::gemm_strided_batched: batch products, matrix i of X at x + i * stride_x. */
+sgemm_status sgemm_gemm_strided_batched(sgemm_layout layout, sgemm_op op_a, sgemm_op op_b,
+                                        int64_t m, int64_t n, int64_t k, float alpha,
+                                        const float* a, int64_t lda, int64_t stride_a,
+                                        const float* b, int64_t ldb, int64_t stride_b, float beta,
+                                        float* c, int64_t ldc, int64_t stride_c, int64_t batch,
+                                        cudaStream_t stream, const char* kernel, sgemm_math math);
+
 const char* sgemm_status_string(sgemm_status status);
 /* Thread-local detail for the last non-success status; valid until the next call on this thread. */
 const char* sgemm_last_error(void);

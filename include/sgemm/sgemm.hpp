@@ -58,6 +58,27 @@ Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std:
                            std::int64_t ldc, std::size_t* bytes, cudaStream_t stream = nullptr,
                            const Options& options = {});
 
+// Enqueues `batch` independent products C_i = alpha * op(A_i) * op(B_i) + beta * C_i, where
+// matrix i of X starts at x + i * stride_x (elements), with the arguments and statuses of gemm().
+// A stride of 0 broadcasts A or B to every product; strides are >= 0. C's matrices must not
+// overlap: either each one ends before the next starts (stride_c >= (rows - 1) * ldc + cols, as
+// stored) or they interleave within the rows (stride_c >= cols, as stored, and
+// (batch - 1) * stride_c + cols <= ldc); otherwise InvalidValue. batch == 0 returns at once.
+Status gemm_strided_batched(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
+                            std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                            std::int64_t stride_a, const float* b, std::int64_t ldb,
+                            std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
+                            std::int64_t stride_c, std::int64_t batch,
+                            cudaStream_t stream = nullptr, const Options& options = {});
+
+// The scratch bytes the same call of gemm_strided_batched() would take (see gemm_workspace_size).
+Status gemm_strided_batched_workspace_size(
+    Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+    const float* a, std::int64_t lda, std::int64_t stride_a, const float* b, std::int64_t ldb,
+    std::int64_t stride_b, float beta, const float* c, std::int64_t ldc, std::int64_t stride_c,
+    std::int64_t batch, std::size_t* bytes, cudaStream_t stream = nullptr,
+    const Options& options = {});
+
 // The per-device pools behind calls without Options::workspace keep up to this many bytes of
 // freed scratch for later calls (1 GiB by default); at a synchronization they give the rest back.
 void set_workspace_cache_limit(std::size_t bytes);

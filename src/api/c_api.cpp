@@ -1,4 +1,4 @@
-// The extern "C" mirror of sgemm::gemm.
+// The extern "C" mirror of sgemm::gemm and sgemm::gemm_strided_batched.
 #include "sgemm/sgemm.h"
 
 #include <string>
@@ -7,18 +7,34 @@
 
 namespace {
 thread_local std::string t_error_copy;  // keeps sgemm_last_error()'s pointer valid
+
+sgemm::Options options_of(const char* kernel, sgemm_math math) {
+  sgemm::Options options;
+  options.kernel = kernel ? kernel : "auto";
+  options.math = static_cast<sgemm::Math>(math);
+  return options;
 }
+}  // namespace
 
 extern "C" sgemm_status sgemm_gemm(sgemm_layout layout, sgemm_op op_a, sgemm_op op_b, int64_t m,
                                    int64_t n, int64_t k, float alpha, const float* a, int64_t lda,
                                    const float* b, int64_t ldb, float beta, float* c, int64_t ldc,
                                    cudaStream_t stream, const char* kernel, sgemm_math math) {
-  sgemm::Options options;
-  options.kernel = kernel ? kernel : "auto";
-  options.math = static_cast<sgemm::Math>(math);
   return static_cast<sgemm_status>(sgemm::gemm(
       static_cast<sgemm::Layout>(layout), static_cast<sgemm::Op>(op_a),
-      static_cast<sgemm::Op>(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream, options));
+      static_cast<sgemm::Op>(op_b), m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream,
+      options_of(kernel, math)));
+}
+
+extern "C" sgemm_status sgemm_gemm_strided_batched(
+    sgemm_layout layout, sgemm_op op_a, sgemm_op op_b, int64_t m, int64_t n, int64_t k,
+    float alpha, const float* a, int64_t lda, int64_t stride_a, const float* b, int64_t ldb,
+    int64_t stride_b, float beta, float* c, int64_t ldc, int64_t stride_c, int64_t batch,
+    cudaStream_t stream, const char* kernel, sgemm_math math) {
+  return static_cast<sgemm_status>(sgemm::gemm_strided_batched(
+      static_cast<sgemm::Layout>(layout), static_cast<sgemm::Op>(op_a),
+      static_cast<sgemm::Op>(op_b), m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c,
+      ldc, stride_c, batch, stream, options_of(kernel, math)));
 }
 
 extern "C" const char* sgemm_status_string(sgemm_status status) {

@@ -101,6 +101,30 @@ Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
   return Status::Success;
 }
 
+Status validate_batch(Layout layout, std::int64_t m, std::int64_t n, std::int64_t ldc,
+                      std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
+                      std::int64_t batch, std::string* message) {
+  auto bad = [&](std::string text) {
+    *message = std::move(text);
+    return Status::InvalidValue;
+  };
+  if (batch < 0) return bad("batch = " + std::to_string(batch) + " < 0");
+  if (stride_a < 0) return bad("stride_a = " + std::to_string(stride_a) + " < 0");
+  if (stride_b < 0) return bad("stride_b = " + std::to_string(stride_b) + " < 0");
+  if (stride_c < 0) return bad("stride_c = " + std::to_string(stride_c) + " < 0");
+  if (batch <= 1 || m == 0 || n == 0) return Status::Success;
+  // C as stored: `lines` lines (rows, or columns in ColMajor) of `length` floats, ldc apart.
+  const bool row = layout == Layout::RowMajor;
+  const std::int64_t lines = row ? m : n, length = row ? n : m;
+  const std::int64_t extent = (lines - 1) * ldc + length;
+  const bool one_after_another = stride_c >= extent;
+  const bool interleaved = stride_c >= length && (batch - 1) * stride_c + length <= ldc;
+  if (one_after_another || interleaved) return Status::Success;
+  return bad("stride_c = " + std::to_string(stride_c) + ": C's matrices overlap (one spans " +
+             std::to_string(extent) + " floats, and " + std::to_string(batch) +
+             " of them do not interleave within ldc = " + std::to_string(ldc) + ")");
+}
+
 Work plan(std::int64_t m, std::int64_t n, std::int64_t k, float alpha, float beta) {
   if (m == 0 || n == 0) return Work::None;
   if (alpha == 0.0f || k == 0) return beta == 1.0f ? Work::None : Work::ScaleC;
@@ -119,19 +143,35 @@ struct Call {
   detail::Device device;
 };
 
+// The batch of a strided-batched call; one matrix for gemm().
+struct Batch {
+  std::int64_t stride_a = 0, stride_b = 0, stride_c = 0, count = 1;
+};
+
 Status prepare(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
                float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
-               float beta, const float* c, std::int64_t ldc, cudaStream_t stream,
-               const Options& options, Call* call) {
+               float beta, const float* c, std::int64_t ldc, const Batch& batch,
+               cudaStream_t stream, const Options& options, Call* call) {
   std::string message;
   if (Status s = detail::validate(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c,
                                   ldc, options, &message);
       s != Status::Success)
     return fail(s, std::move(message));
+  if (Status s = detail::validate_batch(layout, m, n, ldc, batch.stride_a, batch.stride_b,
+                                        batch.stride_c, batch.count, &message);
+      s != Status::Success)
+    return fail(s, std::move(message));
   call->p = detail::to_canonical(
       {layout, op_a, op_b, m, n, k, a, lda, b, ldb, const_cast<float*>(c), ldc}, alpha, beta);
-  call->work = detail::plan(m, n, k, alpha, beta);
+  // Column-major calls swap A and B (to_canonical); their strides go with them.
+  const bool swapped = layout == Layout::ColMajor;
+  call->p.batch = batch.count;
+  call->p.stride_a = swapped ? batch.stride_b : batch.stride_a;
+  call->p.stride_b = swapped ? batch.stride_a : batch.stride_b;
+  call->p.stride_c = batch.stride_c;
+  call->work = batch.count == 0 ? detail::Work::None : detail::plan(m, n, k, alpha, beta);
   if (call->work == detail::Work::None) return Status::Success;
+  call->p = detail::fold_batch(call->p);
   int ordinal = 0;
   if (cudaError_t err = detail::stream_device(stream, &ordinal)) return from_cuda(err, "the stream's device");
   if (cudaError_t err = detail::device_facts(ordinal, &call->device))
@@ -143,41 +183,82 @@ std::size_t workspace_limit(const Options& options) {
   return options.workspace ? options.workspace_bytes : SIZE_MAX;
 }
 
+// The kernel for a prepared call that multiplies.
+Status decide(const Call& call, const Options& options, detail::Decision* decision) {
+  std::string message;
+  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), decision,
+                                &message);
+      s != Status::Success)
+    return fail(s, std::move(message));
+  return Status::Success;
+}
+
+// Enqueues a prepared call that has work to do.
+Status run(const Call& call, cudaStream_t stream, const Options& options) {
+  const detail::CurrentDevice current(call.device.ordinal);
+  if (current.error()) return from_cuda(current.error(), "making the stream's device current");
+  if (call.work == detail::Work::ScaleC) {
+    if (cudaError_t err = detail::scale_c(call.p.c, call.p.m, call.p.n, call.p.ldc, call.p.batch,
+                                          call.p.stride_c, call.p.beta, stream))
+      return from_cuda(err, "scaling C");
+    return Status::Success;
+  }
+  detail::Decision decision;
+  if (Status s = decide(call, options, &decision); s != Status::Success) return s;
+  void* scratch = options.workspace;
+  if (!scratch)
+    if (cudaError_t err = detail::take_pooled(call.device.ordinal, decision.workspace_bytes,
+                                              stream, &scratch))
+      return from_cuda(err, "taking the workspace");
+  // A kernel without `batched` runs the matrices one after another on the stream, each in the
+  // same scratch.
+  const bool one_launch = decision.kernel->batched || call.p.batch == 1;
+  cudaError_t err = cudaSuccess;
+  for (std::int64_t i = 0; i < (one_launch ? 1 : call.p.batch) && err == cudaSuccess; ++i) {
+    detail::Workspace workspace(scratch, decision.workspace_bytes);
+    err = decision.kernel->launch(one_launch ? call.p : call.p.matrix(i),
+                                  {stream, call.device, workspace, nullptr, decision.handoff});
+  }
+  if (scratch && !options.workspace)
+    if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;
+  if (err) return from_cuda(err, std::string(decision.kernel->info.slug));
+  return Status::Success;
+}
+
+// The scratch bytes of a prepared call.
+Status workspace_size(const Call& call, const Options& options, std::size_t* bytes) {
+  if (call.work != detail::Work::Multiply) return Status::Success;
+  detail::Decision decision;
+  if (Status s = decide(call, options, &decision); s != Status::Success) return s;
+  *bytes = decision.workspace_bytes;
+  return Status::Success;
+}
+
 }  // namespace
 
 Status gemm(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k,
             float alpha, const float* a, std::int64_t lda, const float* b, std::int64_t ldb,
             float beta, float* c, std::int64_t ldc, cudaStream_t stream, const Options& options) {
   Call call;
-  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream,
-                         options, &call);
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, {},
+                         stream, options, &call);
       s != Status::Success || call.work == detail::Work::None)
     return s;
-  const detail::CurrentDevice current(call.device.ordinal);
-  if (current.error()) return from_cuda(current.error(), "making the stream's device current");
-  if (call.work == detail::Work::ScaleC) {
-    if (cudaError_t err = detail::scale_c(call.p.c, call.p.m, call.p.n, call.p.ldc, beta, stream))
-      return from_cuda(err, "scaling C");
-    return Status::Success;
-  }
-  detail::Decision decision;
-  std::string message;
-  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), &decision,
-                                &message);
-      s != Status::Success)
-    return fail(s, std::move(message));
-  void* scratch = options.workspace;
-  if (!scratch)
-    if (cudaError_t err = detail::take_pooled(call.device.ordinal, decision.workspace_bytes,
-                                              stream, &scratch))
-      return from_cuda(err, "taking the workspace");
-  detail::Workspace workspace(scratch, decision.workspace_bytes);
-  cudaError_t err = decision.kernel->launch(
-      call.p, {stream, call.device, workspace, nullptr, decision.handoff});
-  if (scratch && !options.workspace)
-    if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;
-  if (err) return from_cuda(err, std::string(decision.kernel->info.slug));
-  return Status::Success;
+  return run(call, stream, options);
+}
+
+Status gemm_strided_batched(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
+                            std::int64_t k, float alpha, const float* a, std::int64_t lda,
+                            std::int64_t stride_a, const float* b, std::int64_t ldb,
+                            std::int64_t stride_b, float beta, float* c, std::int64_t ldc,
+                            std::int64_t stride_c, std::int64_t batch, cudaStream_t stream,
+                            const Options& options) {
+  Call call;
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                         {stride_a, stride_b, stride_c, batch}, stream, options, &call);
+      s != Status::Success || call.work == detail::Work::None)
+    return s;
+  return run(call, stream, options);
 }
 
 Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
@@ -188,18 +269,26 @@ Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std:
   if (bytes == nullptr) return fail(Status::InvalidValue, "bytes is null");
   *bytes = 0;
   Call call;
-  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, stream,
-                         options, &call);
-      s != Status::Success || call.work != detail::Work::Multiply)
-    return s;
-  detail::Decision decision;
-  std::string message;
-  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), &decision,
-                                &message);
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, {},
+                         stream, options, &call);
       s != Status::Success)
-    return fail(s, std::move(message));
-  *bytes = decision.workspace_bytes;
-  return Status::Success;
+    return s;
+  return workspace_size(call, options, bytes);
+}
+
+Status gemm_strided_batched_workspace_size(
+    Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha,
+    const float* a, std::int64_t lda, std::int64_t stride_a, const float* b, std::int64_t ldb,
+    std::int64_t stride_b, float beta, const float* c, std::int64_t ldc, std::int64_t stride_c,
+    std::int64_t batch, std::size_t* bytes, cudaStream_t stream, const Options& options) {
+  if (bytes == nullptr) return fail(Status::InvalidValue, "bytes is null");
+  *bytes = 0;
+  Call call;
+  if (Status s = prepare(layout, op_a, op_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                         {stride_a, stride_b, stride_c, batch}, stream, options, &call);
+      s != Status::Success)
+    return s;
+  return workspace_size(call, options, bytes);
 }
 
 void set_workspace_cache_limit(std::size_t bytes) { detail::set_pool_cache_limit(bytes); }

@@ -13,6 +13,13 @@ Status validate(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
                 float beta, const float* c, std::int64_t ldc, const Options& options,
                 std::string* message);
 
+// Checks the batch arguments of gemm_strided_batched (the others as validate does): batch and
+// strides >= 0, and C's matrices apart (each ends before the next starts, or they interleave
+// within ldc), for a call with something to write.
+Status validate_batch(Layout layout, std::int64_t m, std::int64_t n, std::int64_t ldc,
+                      std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
+                      std::int64_t batch, std::string* message);
+
 // What a valid call has to do (reference BLAS's quick returns).
 enum class Work {
   None,      // m == 0 or n == 0, or (alpha == 0 or k == 0) and beta == 1

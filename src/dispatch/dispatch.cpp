@@ -1,6 +1,7 @@
 // The choice of kernel for a call (dispatch.hpp), from the per-math policies in policy.hpp.
 #include "dispatch/dispatch.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "api/registry.hpp"
@@ -47,15 +48,29 @@ struct Verdict {
 
 // Whether `e` can run p on device within workspace_limit; fills the decision's kernel, handoff
 // and workspace when it can. No strings are built on this path: gemm() takes it on every call.
-Verdict try_kernel(const KernelEntry& e, const Canonical& p, const Device& device,
+Verdict try_kernel(const KernelEntry& e, const Canonical& call, const Device& device,
                    std::size_t workspace_limit, Decision* d) {
+  // A kernel without `batched` runs each matrix as a call of its own. Matrix i starts i strides
+  // after matrix 0, so its pointers' offsets from 16-byte alignment repeat every 4 matrices:
+  // the first 4 stand for all (what a kernel supports, the handoff, the scratch).
+  const Canonical p = e.batched ? call : call.matrix(0);
   if (std::string_view why = e.why_not(p, device); !why.empty()) return {why};
+  const std::int64_t alignment_classes = std::min<std::int64_t>(call.batch, 4);
+  for (std::int64_t i = 1; i < alignment_classes; ++i)
+    if (std::string_view why = e.why_not(call.matrix(i), device); !why.empty()) return {why};
   const KernelEntry* handoff = nullptr;
-  if (e.needs_handoff) {
-    handoff = pick_handoff(p, e.info.math, device);
-    if (!handoff) return {"no kernel to hand unfit operands to"};
+  std::size_t bytes = 0;
+  for (std::int64_t i = 0; i < (e.batched ? 1 : alignment_classes); ++i) {
+    const Canonical q = e.batched ? p : call.matrix(i);
+    const KernelEntry* h = nullptr;
+    if (e.needs_handoff) {
+      h = pick_handoff(q, e.info.math, device);
+      if (!h) return {"no kernel to hand unfit operands to"};
+      if (handoff && h != handoff) return {"its matrices would hand off to different kernels"};
+    }
+    handoff = h;
+    bytes = std::max(bytes, e.workspace_bytes ? e.workspace_bytes(q, device, handoff) : 0);
   }
-  const std::size_t bytes = e.workspace_bytes ? e.workspace_bytes(p, device, handoff) : 0;
   if (bytes > workspace_limit) return {{}, bytes};
   d->kernel = &e;
   d->handoff = handoff;
@@ -70,7 +85,38 @@ std::string describe(const Decision& d) {
   return text;
 }
 
+// One launch per matrix of a batch leaves most SMs idle unless each matrix fills the GPU on its
+// own: `auto` takes such a kernel for a batch only when a matrix has a 128 x 128 tile per SM.
+std::string_view batch_unsuited(const KernelEntry& e, const Canonical& p, const Device& device) {
+  if (p.batch == 1 || e.batched) return {};
+  if (ceil_div(p.m, 128) * ceil_div(p.n, 128) >= device.sms) return {};
+  return "launches once per matrix, and a matrix this small leaves most SMs idle";
+}
+
 }  // namespace
+
+Canonical fold_batch(const Canonical& p) {
+  if (p.batch == 1) return p;
+  Canonical q = p;
+  q.batch = 1;
+  q.stride_a = q.stride_b = q.stride_c = 0;
+  // B shared, A's and C's matrices one below the other: rows i * m + r of one taller A and C
+  // (an M-major A's columns must then hold all of them, as a legal call's would).
+  const bool a_stacks = p.a_k_major ? p.stride_a == p.m * p.lda
+                                    : p.stride_a == p.m && p.lda >= p.m * p.batch;
+  if (p.stride_b == 0 && a_stacks && p.stride_c == p.m * p.ldc) {
+    q.m = p.m * p.batch;
+    return q;
+  }
+  // A shared, B's and C's matrices side by side: columns i * n + j of one wider B and C.
+  const bool b_stacks = p.b_k_major ? p.stride_b == p.n * p.ldb
+                                    : p.stride_b == p.n && p.ldb >= p.n * p.batch;
+  if (p.stride_a == 0 && b_stacks && p.stride_c == p.n && p.ldc >= p.n * p.batch) {
+    q.n = p.n * p.batch;
+    return q;
+  }
+  return p;
+}
 
 std::vector<std::string_view> auto_order(Math math) {
   std::vector<std::string_view> order;
@@ -108,11 +154,12 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
   for (const Rule& rule : rules_for(options.math)) {
     const KernelEntry* e = find_kernel(rule.slug);
     if (!e) continue;  // not built for this target
-    if (rule.unsuited)
-      if (std::string_view reason = rule.unsuited(p, device); !reason.empty()) {
-        record(e, "policy: " + std::string(reason));
-        continue;
-      }
+    std::string_view reason = batch_unsuited(*e, p, device);
+    if (reason.empty() && rule.unsuited) reason = rule.unsuited(p, device);
+    if (!reason.empty()) {
+      record(e, "policy: " + std::string(reason));
+      continue;
+    }
     const Verdict v = try_kernel(*e, p, device, workspace_limit, out);
     if (v.ok()) {
       record(e, "chosen");

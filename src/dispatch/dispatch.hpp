@@ -36,6 +36,11 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
               std::size_t workspace_limit, Decision* out, std::string* message,
               bool explain = false);
 
+// A batch that is one larger product, as that product; otherwise `p` unchanged. With B shared
+// (stride_b == 0) and A's and C's matrices stacked row after row, the batch is one call with
+// batch * m rows; with A shared and B's and C's side by side, one with batch * n columns.
+Canonical fold_batch(const Canonical& p);
+
 // The kernels `auto` tries for `math`, in order (registry slugs).
 std::vector<std::string_view> auto_order(Math math);
 

@@ -5,6 +5,7 @@
 // calls where rung 13's tiles would run half empty or its fixed costs dominate; cute-02 takes
 // what the float4 rungs cannot (unaligned pointers, leading dimensions not multiples of 4);
 // fallback-01-any takes everything else.
+#include <algorithm>
 #include <array>
 
 #include "dispatch/policy.hpp"
@@ -55,7 +56,16 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 // Rung 14 up to 32 rows (or columns): measured on an H200 at 32 x 4096 x 4096 it took 0.073 ms
 // against rung 13's 0.107; at 64 rows rung 13 was faster (0.106 against 0.131 ms), and at
 // 16384 x 64 x 4096, a compute-bound call, rung 14 was 20x slower than cuBLAS.
+// Rung 15 for batches of matrices up to 64 x 64, whose tiles it sizes to the matrix; rung 10's
+// 128 x 128 tiles take larger ones.
+std::string_view rung15_unsuited(const Canonical& p, const Device&) {
+  if (p.batch == 1) return "a single matrix: the tiled kernels";
+  if (std::max(p.m, p.n) > 64) return "matrices above 64 x 64: rung 10's batched grid";
+  return {};
+}
+
 constexpr std::array kRules = {
+    Rule{"simt-15-batched-small", rung15_unsuited},
     Rule{"simt-14-small-m", small_m_unsuited<32>},
     Rule{"simt-13-tma", rung13_unsuited},
     Rule{"simt-10-warptile"},

@@ -28,6 +28,29 @@ std::string_view tc04_tf32x3_unsuited(const Canonical& p, const Device&) {
   return "fewer than 2^34 products, or m or n below 2048: tc-03 is faster";
 }
 
+// tc-02 and tc-01 run a strided batch in one launch (every matrix packed, then one grid);
+// the other tensor-core kernels take a batch only as one launch per large matrix. Measured on
+// an H200 with sgemm-bench --batched against the FP32 batched grids (rungs 10 and 15):
+// - 3xTF32: tc-02 from k = 512 with m, n >= 128 (0.37 against rung 10's 0.45 ms at
+//   64 x 197 x 768 x 768, 0.85 against 1.41 at 32 x 1024³); below that the packing pass loses
+//   (0.088 against 0.037 ms at 512 x 128 x 128 x 64, 0.56 against 0.43 at 256 x 64 x 256 x 1024).
+//   tc-01 was slower than rung 10 on every batch.
+// - Tf32: the tensor cores from k = 256 (tc-02 0.23 against rung 10's 0.45 ms at k = 768,
+//   0.13 against 0.22 at 96 x 512 x 64 x 512); below, the FP32 grids (0.037 against tc-02's
+//   0.069 ms at 512 x 128 x 128 x 64, 0.040 against 0.085 at 1024 x 64³).
+std::string_view tc02_tf32x3_batch_unsuited(const Canonical& p, const Device&) {
+  if (p.batch == 1 || (p.k >= 512 && std::min(p.m, p.n) >= 128)) return {};
+  return "a batch with k below 512 or m or n below 128: the FP32 batched grids are faster";
+}
+std::string_view tf32_batch_unsuited(const Canonical& p, const Device&) {
+  if (p.batch == 1 || p.k >= 256) return {};
+  return "a batch with k below 256: its packing pass costs more than the tensor cores save";
+}
+std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
+  if (p.batch == 1) return {};
+  return "a batch: rung 10's FP32 batched grid is faster and at least as accurate";
+}
+
 // With m or n small a call is bound by the read of its large operand, or nearly: the FP32 kernel
 // that streams it (more accurate than either tensor-core math) takes it, up to 32 rows in 3xTF32
 // and 16 in Tf32. Measured on an H200 against tc-02 at m = 32 and 64 (n = 11008 or 4096, k =
@@ -37,15 +60,15 @@ constexpr std::array kTf32Rules = {
     Rule{"simt-14-small-m", small_m_unsuited<16>},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
     Rule{"tc-03-wgmma-rs-tf32"},
-    Rule{"tc-02-wgmma-tf32"},
-    Rule{"tc-01-mma-sync-tf32"},
+    Rule{"tc-02-wgmma-tf32", tf32_batch_unsuited},
+    Rule{"tc-01-mma-sync-tf32", tf32_batch_unsuited},
 };
 constexpr std::array kTf32x3Rules = {
     Rule{"simt-14-small-m", small_m_unsuited<32>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
     Rule{"tc-03-wgmma-rs-tf32x3"},
-    Rule{"tc-02-wgmma-tf32x3"},
-    Rule{"tc-01-mma-sync-tf32x3"},
+    Rule{"tc-02-wgmma-tf32x3", tc02_tf32x3_batch_unsuited},
+    Rule{"tc-01-mma-sync-tf32x3", tc01_tf32x3_unsuited},
 };
 
 // tc-04 hands the calls whose operands FP16 cannot carry to the next tensor-core rung of its

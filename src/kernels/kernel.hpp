@@ -17,6 +17,12 @@
 #include "runtime/workspace.hpp"
 #include "sgemm/sgemm.hpp"
 
+#ifdef __CUDACC__
+#define SGEMM_HOST_DEVICE __host__ __device__
+#else
+#define SGEMM_HOST_DEVICE
+#endif
+
 namespace sgemm::detail {
 
 // The one problem every kernel solves: C is row-major (m x n, leading dimension ldc) and
@@ -39,6 +45,19 @@ struct Canonical {
   bool b_k_major;
   float* c;
   std::int64_t ldc;
+  // A strided batch (gemm_strided_batched): `batch` products, matrix i of X at x + i * stride_x.
+  // Only a kernel with KernelEntry::batched sees batch > 1; the others get one matrix per launch.
+  std::int64_t batch = 1, stride_a = 0, stride_b = 0, stride_c = 0;
+
+  // Matrix i of the batch, as a call of its own.
+  SGEMM_HOST_DEVICE Canonical matrix(std::int64_t i) const {
+    Canonical q = *this;
+    q.a += i * stride_a;
+    q.b += i * stride_b;
+    q.c += i * stride_c;
+    q.batch = 1;
+    return q;
+  }
 };
 
 Canonical to_canonical(const Problem& p, float alpha = 1.0f, float beta = 0.0f);
@@ -74,6 +93,9 @@ struct KernelEntry {
                                  const KernelEntry* handoff) = nullptr;
   bool accepts_run_if = false;  // honours LaunchArgs::run_if
   bool needs_handoff = false;   // hands calls it cannot carry to LaunchArgs::handoff
+  // Runs every matrix of a batch (Canonical::batch) in one launch; without it a batched call
+  // launches the kernel once per matrix.
+  bool batched = false;
 };
 
 // --- requirement helpers shared by the kernel files ---------------------------------------
@@ -83,9 +105,10 @@ inline bool aligned16(const void* ptr) { return reinterpret_cast<std::uintptr_t>
 // 16-byte alignment of A, B and C and leading dimensions that keep every row 16-byte aligned:
 // what float4 global accesses need.
 std::string_view needs_vec4(const Canonical& p);
-// CUDA's grid limits: blocks_x < 2^31, blocks_y <= 65535.
-std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y);
-inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
+// CUDA's grid limits: blocks_x < 2^31, blocks_y and blocks_z <= 65535.
+std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y,
+                            std::int64_t blocks_z = 1);
+SGEMM_HOST_DEVICE inline std::int64_t ceil_div(std::int64_t x, std::int64_t d) { return (x + d - 1) / d; }
 inline std::int64_t round_up(std::int64_t x, std::int64_t d) { return ceil_div(x, d) * d; }
 // A device of compute capability 9.0 (sm_90a instructions: wgmma, setmaxnreg).
 std::string_view needs_sm90(const Device& device);

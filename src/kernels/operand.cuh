@@ -20,15 +20,15 @@ struct StridedOperand {
 };
 
 // A (m x k) and B (k x n) of a canonical problem.
-inline StridedOperand operand_a(const Canonical& p) {
+SGEMM_HOST_DEVICE inline StridedOperand operand_a(const Canonical& p) {
   return p.a_k_major ? StridedOperand{p.a, p.lda, 1} : StridedOperand{p.a, 1, p.lda};
 }
-inline StridedOperand operand_b(const Canonical& p) {
+SGEMM_HOST_DEVICE inline StridedOperand operand_b(const Canonical& p) {
   return p.b_k_major ? StridedOperand{p.b, 1, p.ldb} : StridedOperand{p.b, p.ldb, 1};
 }
 
 // B^T (n x k) seen through the strides of B: B^T(j, p) = B(p, j).
-inline StridedOperand operand_bt(const Canonical& p) {
+SGEMM_HOST_DEVICE inline StridedOperand operand_bt(const Canonical& p) {
   const StridedOperand b = operand_b(p);
   return {b.ptr, b.col_stride, b.row_stride};
 }

@@ -13,8 +13,9 @@ std::string_view needs_vec4(const Canonical& p) {
   return {};
 }
 
-std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y) {
+std::string_view needs_grid(std::int64_t blocks_x, std::int64_t blocks_y, std::int64_t blocks_z) {
   if (blocks_x > 0x7fffffff || blocks_y > 65535) return "the problem exceeds this kernel's grid";
+  if (blocks_z > 65535) return "a batch above 65535 exceeds this kernel's grid";
   return {};
 }
 

@@ -2,6 +2,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cctype>
 #include <cstdio>
 
 namespace sgemm::test {
@@ -30,6 +31,19 @@ Status call(ref::CaseBuffers& buf, cudaStream_t stream, const Options& options) 
   const ref::GemmCase& t = buf.gemm_case();
   return gemm(t.layout, t.op_a, t.op_b, t.m, t.n, t.k, t.alpha, buf.a(), t.lda, buf.b(), t.ldb,
               t.beta, buf.c(), t.ldc, stream, options);
+}
+
+std::vector<std::string> all_slugs() {
+  std::vector<std::string> slugs;
+  for (const KernelInfo& k : kernels()) slugs.emplace_back(k.slug);
+  return slugs;
+}
+
+std::string test_name(const ::testing::TestParamInfo<std::string>& p) {
+  std::string name = p.param;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name;
 }
 
 std::vector<Math> built_maths() {

@@ -20,6 +20,10 @@ cublasHandle_t cublas();
 // gemm() on the buffers' case, on `stream`.
 Status call(ref::CaseBuffers& buf, cudaStream_t stream, const Options& options);
 
+// Every registered kernel's slug, and a slug as a gtest parameter name (test_name).
+std::vector<std::string> all_slugs();
+std::string test_name(const ::testing::TestParamInfo<std::string>& p);
+
 // The maths this build has kernels for.
 std::vector<Math> built_maths();
 

@@ -234,19 +234,6 @@ TEST_P(CaseMatrix, TailShapes) {
     }
 }
 
-std::vector<std::string> all_slugs() {
-  std::vector<std::string> slugs;
-  for (const KernelInfo& k : kernels()) slugs.emplace_back(k.slug);
-  return slugs;
-}
-
-std::string test_name(const ::testing::TestParamInfo<std::string>& p) {
-  std::string name = p.param;
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
-}
-
 INSTANTIATE_TEST_SUITE_P(Kernels, CaseMatrix, ::testing::ValuesIn(all_slugs()), test_name);
 
 }  // namespace

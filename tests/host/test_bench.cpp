@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "batched.hpp"
 #include "cli.hpp"
 #include "roofline.hpp"
 #include "suite.hpp"
@@ -32,6 +33,21 @@ TEST(Suite, CoversTheCallsRealProgramsMake) {
   EXPECT_EQ(small_m, (std::set<std::int64_t>{1, 2, 4, 8, 16, 32, 64}));
   EXPECT_EQ(layouts.size(), 8u);
   EXPECT_TRUE(unaligned && padded);
+}
+
+TEST(BatchedSuite, ManySmallAndLargeBatches) {
+  const std::vector<BatchedCall> calls = batched_calls();
+  EXPECT_GE(calls.size(), 8u);
+  int many_small = 0, large = 0, shared = 0;
+  for (const BatchedCall& c : calls) {
+    many_small += c.batch >= 256 && c.m * c.n <= 128 * 128;
+    large += c.m >= 1024 && c.n >= 1024;
+    shared += c.shared_b;
+  }
+  EXPECT_GE(many_small, 3);
+  EXPECT_GE(large, 2);
+  EXPECT_GE(shared, 1);
+  EXPECT_EQ(parse_cli({"--batched", "--pairs", "5"}).batched, true);
 }
 
 TEST(Roofline, HopperPeaksAndBounds) {

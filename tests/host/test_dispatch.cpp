@@ -117,6 +117,49 @@ TEST(Dispatch, GoldenChoicesOnH100) {
 
 // `auto` finds a kernel for every legal call in every math, whatever the alignment, shape or k,
 // also where no tensor-core or TMA kernel can run (a device without them).
+// A batch that is one larger product runs as that product.
+TEST(Batch, FoldsStackedAndSideBySideBatches) {
+  detail::Canonical p{};
+  p.m = 16, p.n = 64, p.k = 32, p.lda = 32, p.ldb = 32, p.ldc = 64;
+  p.a_k_major = true, p.b_k_major = true;
+  p.batch = 8, p.stride_a = 16 * 32, p.stride_b = 0, p.stride_c = 16 * 64;
+  detail::Canonical q = detail::fold_batch(p);
+  EXPECT_EQ(q.batch, 1);
+  EXPECT_EQ(q.m, 128);  // 8 stacked 16-row matrices
+  p.stride_b = 64 * 32;  // B no longer shared: eight products
+  EXPECT_EQ(detail::fold_batch(p).batch, 8);
+  // A shared; B (N-major) and C interleaved within their rows.
+  p.stride_a = 0, p.b_k_major = false, p.ldb = 8 * 64, p.ldc = 8 * 64, p.stride_b = 64,
+  p.stride_c = 64;
+  q = detail::fold_batch(p);
+  EXPECT_EQ(q.batch, 1);
+  EXPECT_EQ(q.n, 8 * 64);
+  p.ldb = 64;  // B's rows cannot hold eight matrices side by side: no fold
+  EXPECT_EQ(detail::fold_batch(p).batch, 8);
+}
+
+// Many small matrices go to a kernel that runs them in one launch; matrices that fill the GPU
+// alone go to the single-call kernels, launched once each.
+TEST(Batch, AutoChoosesByMatrixSize) {
+  auto chosen = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, Math math) {
+    const Call c{Layout::RowMajor, Op::N, Op::N, m, n, k};
+    detail::Canonical p = canonical(c);
+    p.batch = batch;
+    p.stride_a = m * p.lda, p.stride_b = k * p.ldb, p.stride_c = m * p.ldc;
+    Options o;
+    o.math = math;
+    detail::Decision d;
+    std::string message;
+    EXPECT_EQ(detail::choose(p, o, detail::kH100, SIZE_MAX, &d, &message), Status::Success) << message;
+    return d.kernel ? d.kernel->batched : false;
+  };
+  for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32}) {
+    EXPECT_TRUE(chosen(128, 128, 64, 512, math)) << to_string(math);
+    EXPECT_TRUE(chosen(197, 768, 768, 64, math)) << to_string(math);
+    EXPECT_FALSE(chosen(2048, 2048, 2048, 16, math)) << to_string(math);
+  }
+}
+
 TEST(Dispatch, AutoAlwaysFindsAKernel) {
   detail::Device old_gpu{0, 75, 40, false, 64 * 1024};
   for (const detail::Device& device : {detail::kH100, old_gpu})

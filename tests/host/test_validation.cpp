@@ -203,6 +203,56 @@ TEST(CApi, MirrorsTheCppApi) {
             SGEMM_SUCCESS);
 }
 
+// gemm_strided_batched's own arguments, checked before any CUDA call.
+Status batched(std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
+               std::int64_t batch, std::int64_t ldc = 5, Layout layout = Layout::RowMajor) {
+  // m = 4, n = 5, k = 6 with tight leading dimensions for the layout.
+  const bool row = layout == Layout::RowMajor;
+  return gemm_strided_batched(layout, Op::N, Op::N, 4, 5, 6, 1.0f, kA, row ? 6 : 4, stride_a, kB,
+                              row ? 5 : 6, stride_b, 0.0f, kC, ldc, stride_c, batch);
+}
+
+TEST(Batched, ArgumentsChecked) {
+  EXPECT_EQ(batched(24, 30, 20, -1), Status::InvalidValue);
+  EXPECT_NE(last_error().find("batch = -1"), std::string_view::npos) << last_error();
+  EXPECT_EQ(batched(-24, 30, 20, 2), Status::InvalidValue);
+  EXPECT_NE(last_error().find("stride_a"), std::string_view::npos) << last_error();
+  EXPECT_EQ(batched(24, -1, 20, 2), Status::InvalidValue);
+  EXPECT_EQ(batched(24, 30, -20, 2), Status::InvalidValue);
+  EXPECT_EQ(batched(24, 30, 20, 0), Status::Success);  // nothing to do, no device needed
+}
+
+TEST(Batched, OverlappingCRejected) {
+  // A row-major 4 x 5 C with ldc 5 spans 20 floats: a stride of 19 overlaps the next matrix.
+  EXPECT_EQ(batched(24, 30, 19, 2), Status::InvalidValue);
+  EXPECT_NE(last_error().find("overlap"), std::string_view::npos) << last_error();
+  EXPECT_EQ(batched(24, 30, 0, 2), Status::InvalidValue);  // every product into one C
+  // Interleaved within the rows: ldc 15 holds three 5-wide rows side by side.
+  std::string message;
+  EXPECT_EQ(detail::validate_batch(Layout::RowMajor, 4, 5, 15, 0, 0, 5, 3, &message),
+            Status::Success);
+  EXPECT_EQ(detail::validate_batch(Layout::RowMajor, 4, 5, 15, 0, 0, 5, 4, &message),
+            Status::InvalidValue);  // the fourth would run past ldc into the next row
+  EXPECT_EQ(detail::validate_batch(Layout::RowMajor, 4, 5, 15, 0, 0, 4, 3, &message),
+            Status::InvalidValue);  // 4 apart: 5-wide rows overlap
+  // Column-major: 5 columns of 4, ldc 4: one matrix spans 20 floats.
+  EXPECT_EQ(detail::validate_batch(Layout::ColMajor, 4, 5, 4, 0, 0, 20, 2, &message),
+            Status::Success);
+  EXPECT_EQ(detail::validate_batch(Layout::ColMajor, 4, 5, 4, 0, 0, 19, 2, &message),
+            Status::InvalidValue);
+  // A and B may be shared (stride 0), and one matrix has nothing to overlap.
+  EXPECT_EQ(detail::validate_batch(Layout::RowMajor, 4, 5, 5, 0, 0, 0, 1, &message),
+            Status::Success);
+}
+
+TEST(Batched, CApiMirrors) {
+  EXPECT_EQ(sgemm_gemm_strided_batched(SGEMM_ROW_MAJOR, SGEMM_OP_N, SGEMM_OP_N, 4, 5, 6, 1.0f, kA,
+                                       6, 24, kB, 5, 30, 0.0f, kC, 5, 10, 2, nullptr, nullptr,
+                                       SGEMM_MATH_FP32),
+            SGEMM_INVALID_VALUE);
+  EXPECT_NE(std::string(sgemm_last_error()).find("overlap"), std::string::npos);
+}
+
 TEST(Status, Strings) {
   EXPECT_STREQ(to_string(Status::Success), "Success");
   EXPECT_STREQ(to_string(Status::InvalidValue), "InvalidValue");

@@ -21,7 +21,8 @@ SGEMM_KERNEL_ENTRIES(fallback_01_any) {
       {{"fallback-01-any", Track::Fallback, 1,
         "the last resort: 64 x 64 tiles of FFMA, blocks striding over C; any shape and alignment",
         Math::Fp32, "the library's own (seed 000's shared-memory tiling)", "none"},
-       why_not, launch, nullptr, /*accepts_run_if=*/true}};
+       why_not, launch, nullptr, /*accepts_run_if=*/true, /*needs_handoff=*/false,
+       /*batched=*/true}};
   return entries;
 }
 

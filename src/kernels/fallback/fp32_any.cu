@@ -18,18 +18,20 @@ constexpr int kFbBlocksPerSm = 4;
 constexpr std::int64_t kFbMaxBlocks = std::int64_t(1) << 20;
 
 __global__ void __launch_bounds__(kFbThreads)
-    fallback_01_any_kernel(Canonical p, StridedOperand a, StridedOperand b, const int* flag) {
+    fallback_01_any_kernel(const Canonical call, const int* flag) {
   if (flag != nullptr && *flag == 0) return;
   __shared__ float sA[kFbK][kFbTile];  // sA[kk][r] = A(row0 + r, k0 + kk)
   __shared__ float sB[kFbK][kFbTile];  // sB[kk][c] = B(k0 + kk, col0 + c)
 
   const int tid = threadIdx.x, tx = tid % kFbSide, ty = tid / kFbSide;
-  const bool a_k_contiguous = a.col_stride == 1, b_k_contiguous = b.row_stride == 1;
-  const std::int64_t tiles_n = (p.n + kFbTile - 1) / kFbTile;
-  const std::int64_t tiles = tiles_n * ((p.m + kFbTile - 1) / kFbTile);
+  const bool a_k_contiguous = call.a_k_major, b_k_contiguous = call.b_k_major;
+  const std::int64_t tiles_n = (call.n + kFbTile - 1) / kFbTile;
+  const std::int64_t tiles = tiles_n * ((call.m + kFbTile - 1) / kFbTile);
 
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const std::int64_t row0 = tile / tiles_n * kFbTile, col0 = tile % tiles_n * kFbTile;
+  for (std::int64_t tile = blockIdx.x; tile < tiles * call.batch; tile += gridDim.x) {
+    const Canonical p = call.matrix(tile / tiles);
+    const StridedOperand a = operand_a(p), b = operand_b(p);
+    const std::int64_t row0 = tile % tiles / tiles_n * kFbTile, col0 = tile % tiles_n * kFbTile;
     float acc[4][4] = {};
     for (std::int64_t k0 = 0; k0 < p.k; k0 += kFbK) {
 #pragma unroll
@@ -71,12 +73,11 @@ __global__ void __launch_bounds__(kFbThreads)
 
 cudaError_t fp32_any(const Canonical& p, const int* flag, const Device& device,
                      cudaStream_t stream) {
-  const std::int64_t tiles = ceil_div(p.n, kFbTile) * ceil_div(p.m, kFbTile);
+  const std::int64_t tiles = ceil_div(p.n, kFbTile) * ceil_div(p.m, kFbTile) * p.batch;
   const std::int64_t cap =
       flag != nullptr ? kFbBlocksPerSm * std::int64_t(std::max(device.sms, 1)) : kFbMaxBlocks;
   const unsigned blocks = unsigned(std::min(tiles, cap));
-  return launch_kernel(fallback_01_any_kernel, blocks, kFbThreads, 0, stream, p, operand_a(p),
-                       operand_b(p), flag);
+  return launch_kernel(fallback_01_any_kernel, blocks, kFbThreads, 0, stream, p, flag);
 }
 
 }  // namespace sgemm::detail

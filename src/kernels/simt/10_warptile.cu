@@ -65,7 +65,8 @@ __device__ __forceinline__ float4 lds128(const float* s) {
 }
 
 template <bool AKMajor, bool BKMajor>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kernel(Canonical p) {
+__global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kernel(const Canonical call) {
+  const Canonical p = call.matrix(blockIdx.z);
   __shared__ alignas(16) float sA[kBK * LayoutA::kStride];
   __shared__ alignas(16) float sB[kBK * LayoutB::kStride];
 
@@ -142,11 +143,11 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
 
 std::string_view why_not(const Canonical& p, const Device&) {
   if (auto reason = needs_vec4(p); !reason.empty()) return reason;
-  return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
+  return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM), p.batch);
 }
 
 cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
-  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM));
+  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM), p.batch);
   return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
     return launch_kernel(simt_10_warptile_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
   });
@@ -160,7 +161,8 @@ SGEMM_KERNEL_ENTRIES(simt_10_warptile) {
        "warptiling: block, warp and lane tiles; interleaved lanes; next K-tile prefetched",
        Math::Fp32, "seed 000, kernel 10 (warptiling); seed 001 (prefetch, budget)",
        kVec4Requirement},
-      why_not, launch}};
+      why_not, launch, nullptr, /*accepts_run_if=*/false, /*needs_handoff=*/false,
+      /*batched=*/true}};
   return entries;
 }
 

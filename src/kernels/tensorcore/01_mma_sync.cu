@@ -66,17 +66,20 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)
 }
 
 template <Tf32Mode kMode>
-__device__ __forceinline__ void mma_sync_tiles(const Canonical& p, const Tf32Operands& ops) {
+__device__ __forceinline__ void mma_sync_tiles(const Canonical& call, const Tf32Operands& ops) {
   constexpr int kParts = parts(kMode);
   if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
+  // Matrix blockIdx.y of a batch: its C, and its packed operands.
+  const Canonical p = call.matrix(blockIdx.y);
   extern __shared__ float smem[];  // stage s: A parts, then B parts, kTileFloats each
 
   const int tid = threadIdx.x, lane = tid % 32, warp = tid / 32;
   const int warp_m = warp / kWarpsN, warp_n = warp % kWarpsN;
   std::int64_t tile_m, tile_n;
   grouped_tile(blockIdx.x, ops.mp / kBM, ops.np / kBN, tile_m, tile_n);
-  const float* gA = ops.a + tile_m * kBM * ops.kp;  // part q at + q * mp * kp
-  const float* gB = ops.b + tile_n * kBN * ops.kp;
+  const float* gA = ops.a + blockIdx.y * ops.a_matrix_floats + tile_m * kBM * ops.kp;
+  const float* gB = ops.b + blockIdx.y * ops.b_matrix_floats + tile_n * kBN * ops.kp;
+  // part q of either at + q * mp * kp (np * kp)
   const std::int64_t num_k_tiles = ops.kp / kBK;
   const std::uint32_t smem_base = smem_address(smem);
   constexpr int kStageFloats = 2 * kParts * kTileFloats;
@@ -215,14 +218,15 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const Laun
   constexpr int bytes = smem_bytes(kMode);
   if (cudaError_t err = set_max_dynamic_smem(kernel, bytes)) return err;
   const std::int64_t tiles = (ops.mp / kBM) * (ops.np / kBN);
-  return launch_kernel(kernel, dim3(unsigned(tiles)), kThreads, bytes, args.stream, p, ops);
+  return launch_kernel(kernel, dim3(unsigned(tiles), unsigned(p.batch)), kThreads, bytes,
+                       args.stream, p, ops);
 }
 
 template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p, const Device& device) {
   if (device.cc < 80) return "needs compute capability 8.0 or newer (TF32 mma.sync)";
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
-  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), 1);
+  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, kBN), p.batch);
 }
 
 template <Tf32Mode kMode>
@@ -243,12 +247,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_01_mma_sync) {
         "mma.sync m16n8k8 TF32, cp.async pipeline, 3xTF32 split with staged accumulation",
         Math::Fp32Tf32x3, "CUTLASS 3xTF32 (tensor-core track, rung 01)", "none", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
       {{"tc-01-mma-sync-tf32", Track::TensorCore, 1,
         "mma.sync m16n8k8 TF32, cp.async pipeline, operands rounded to TF32", Math::Tf32,
         "tensor-core track, rung 01", "none", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
   };
   return entries;
 }

@@ -32,6 +32,8 @@
 // 232).
 // Tf32: BN = 256 (128 accumulators), one wgmma per k8 step, one k-tile of wgmmas kept in
 // flight while the next stage's barrier is awaited.
+// A strided batch runs in one grid (y: the matrix): its matrices are packed one after another,
+// so one tensor map covers them all, each matrix's parts at consecutive part coordinates.
 #include <cstdint>
 
 #include "kernels/arch/wgmma.cuh"
@@ -71,12 +73,15 @@ constexpr int kProducerRegisters = 40, kConsumerRegisters = 232;
 // --- the kernel --------------------------------------------------------------------------------
 
 template <Tf32Mode kMode>
-__device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMap& tmap_a,
+__device__ __forceinline__ void wgmma_tiles(const Canonical& call, const CUtensorMap& tmap_a,
                                             const CUtensorMap& tmap_b, const Tf32Operands& ops) {
   using Cfg = Config<kMode>;
   constexpr int kParts = Cfg::kParts, kBN = Cfg::kBN, kStages = Cfg::kStages;
   constexpr int kAccs = kBN / 2;  // accumulator floats per thread of an m64 x kBN tile
   if (tile_kernel_idle(ops)) return;  // gated off, or the FP32 fallback computes this call
+  // Matrix blockIdx.y of a batch: its C, and its packed parts at part coordinates y * kParts + q.
+  const Canonical p = call.matrix(blockIdx.y);
+  const int first_part = int(blockIdx.y) * kParts;
   extern __shared__ std::uint8_t smem_raw[];
   const typename Cfg::Ring ring(smem_raw);
   auto a_tile = [&](int stage, int part) { return ring.stage(stage) + part * Cfg::kATileBytes; };
@@ -103,8 +108,8 @@ __device__ __forceinline__ void wgmma_tiles(const Canonical& p, const CUtensorMa
         mbar_wait(ring.empty(s), (round & 1) ^ 1);
         mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
         for (int q = 0; q < kParts; ++q) {
-          tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, q, ring.full(s));
-          tma_load(b_tile(s, q), tmap_b, kt * kBK, row_b, q, ring.full(s));
+          tma_load(a_tile(s, q), tmap_a, kt * kBK, row_a, first_part + q, ring.full(s));
+          tma_load(b_tile(s, q), tmap_b, kt * kBK, row_b, first_part + q, ring.full(s));
         }
       }
     }
@@ -201,16 +206,16 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const Laun
   CUtensorMap tmap_a, tmap_b;
   const bool made =
       (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, kBM, true)
-                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts, ops.mp, ops.kp, ops.kp, kBM,
-                                      false)) &&
+                    : make_k_major_map(&tmap_a, ops.a, Cfg::kParts * p.batch, ops.mp, ops.kp,
+                                      ops.kp, kBM, false)) &&
       (ops.b_direct ? make_k_major_map(&tmap_b, ops.b, 1, p.n, p.k, p.ldb, Cfg::kBN, true)
-                    : make_k_major_map(&tmap_b, ops.b, Cfg::kParts, ops.np, ops.kp, ops.kp,
-                                      Cfg::kBN, false));
+                    : make_k_major_map(&tmap_b, ops.b, Cfg::kParts * p.batch, ops.np, ops.kp,
+                                      ops.kp, Cfg::kBN, false));
   if (!made) return cudaErrorInvalidValue;
   if (cudaError_t err = set_max_dynamic_smem(kernel, Cfg::Ring::kSmemBytes)) return err;
   const std::int64_t tiles = (ops.mp / kBM) * ceil_div(ops.np, Cfg::kBN);
-  return launch_kernel(kernel, dim3(unsigned(tiles)), kThreads, Cfg::Ring::kSmemBytes,
-                       args.stream, p, tmap_a, tmap_b, ops);
+  return launch_kernel(kernel, dim3(unsigned(tiles), unsigned(p.batch)), kThreads,
+                       Cfg::Ring::kSmemBytes, args.stream, p, tmap_a, tmap_b, ops);
 }
 
 // Tf32: K-major operands go to TMA untouched, only the others are packed.
@@ -220,7 +225,7 @@ template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p, const Device& device) {
   if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
-  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), 1);
+  return needs_grid(ceil_div(p.m, kBM) * ceil_div(p.n, Config<kMode>::kBN), p.batch);
 }
 
 template <Tf32Mode kMode>
@@ -243,12 +248,12 @@ SGEMM_KERNEL_ENTRIES(tensorcore_02_wgmma) {
         "Hopper wgmma + TMA, warp-specialized; 3xTF32 split with staged accumulation",
         Math::Fp32Tf32x3, "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
       {{"tc-02-wgmma-tf32", Track::TensorCore, 2,
         "Hopper wgmma + TMA, warp-specialized; operands rounded to TF32", Math::Tf32,
         "tensor-core track, rung 02", "compute capability 9.0 (sm_90a)", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
   };
   return entries;
 #else

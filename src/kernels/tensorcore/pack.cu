@@ -16,6 +16,11 @@ namespace {
 constexpr int kPackTile = 32;  // a block packs a 32-row x 32-k tile with 32 x 8 threads
 constexpr int kPackRowsPerPass = 8;
 
+// Matrix z of a batch (grid z) is read at x + z * x and packed at out + z * out.
+struct BatchStrides {
+  std::int64_t x = 0, out = 0;
+};
+
 // Which parts a pack writes: the big part (Tf32), both (3xTF32), or the small part alone
 // (3xTF32 with the big part read in place, Tf32Direct::a_big).
 enum class PackParts { Big, BigAndSmall, Small };
@@ -26,8 +31,9 @@ enum class PackParts { Big, BigAndSmall, Small };
 template <PackParts kParts>
 __global__ void tc_pack_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                                std::int64_t rows_p, std::int64_t kp, int* nonfinite,
-                               const int* run_if) {
+                               const int* run_if, BatchStrides batch) {
   if (run_if != nullptr && *run_if == 0) return;
+  x.ptr += blockIdx.z * batch.x, out += blockIdx.z * batch.out;
   __shared__ float tile[kPackTile][kPackTile + 1];
   const int tx = threadIdx.x, ty = threadIdx.y;
   const std::int64_t r0 = std::int64_t(blockIdx.x) * kPackTile;
@@ -78,8 +84,9 @@ template <PackParts kParts>
 __global__ void __launch_bounds__(kPackRowThreads)
     tc_pack_rows_kernel(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                         std::int64_t rows_p, std::int64_t kp, int* nonfinite, bool vec4,
-                        const int* run_if) {
+                        const int* run_if, BatchStrides batch) {
   if (run_if != nullptr && *run_if == 0) return;
+  x.ptr += blockIdx.z * batch.x, out += blockIdx.z * batch.out;
   const std::int64_t quads_per_row = kp / 4, quads = rows_p * quads_per_row;
   const std::int64_t first = std::int64_t(blockIdx.x) * kPackRowThreads * kPackQuads + threadIdx.x;
   float4 v[kPackQuads];
@@ -126,18 +133,20 @@ __global__ void __launch_bounds__(kPackRowThreads)
 template <PackParts kParts>
 cudaError_t pack(StridedOperand x, std::int64_t rows, std::int64_t k, float* out,
                  std::int64_t rows_p, std::int64_t kp, int* nonfinite, const int* run_if,
-                 cudaStream_t stream) {
+                 cudaStream_t stream, std::int64_t batch = 1, BatchStrides strides = {}) {
   if (x.col_stride == 1) {
-    const bool vec4 = reinterpret_cast<std::uintptr_t>(x.ptr) % 16 == 0 && x.row_stride % 4 == 0;
+    const bool vec4 = reinterpret_cast<std::uintptr_t>(x.ptr) % 16 == 0 &&
+                      x.row_stride % 4 == 0 && strides.x % 4 == 0;
     // Below 2^23 blocks for any buffer that fits in a GPU's memory (16 KB per block).
     const std::int64_t blocks = ceil_div(rows_p * (kp / 4), kPackRowThreads * kPackQuads);
-    return launch_kernel(tc_pack_rows_kernel<kParts>, unsigned(blocks), kPackRowThreads, 0, stream,
-                         x, rows, k, out, rows_p, kp, nonfinite, vec4, run_if);
+    return launch_kernel(tc_pack_rows_kernel<kParts>, dim3(unsigned(blocks), 1, unsigned(batch)),
+                         kPackRowThreads, 0, stream, x, rows, k, out, rows_p, kp, nonfinite, vec4,
+                         run_if, strides);
   }
   const dim3 grid(unsigned(rows_p / kPackTile),
-                  unsigned(std::min<std::int64_t>(kp / kPackTile, 65535)));
+                  unsigned(std::min<std::int64_t>(kp / kPackTile, 65535)), unsigned(batch));
   return launch_kernel(tc_pack_kernel<kParts>, grid, dim3(kPackTile, kPackRowsPerPass), 0, stream,
-                       x, rows, k, out, rows_p, kp, nonfinite, run_if);
+                       x, rows, k, out, rows_p, kp, nonfinite, run_if, strides);
 }
 
 // 3xTF32 with an operand the tile kernel splits itself: only raise the flag. x is `outer` rows
@@ -185,6 +194,7 @@ bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t rows,
 }
 
 std::string_view tf32_why_not(const Canonical& p) {
+  if (p.batch > 65535) return "a batch above 65535 exceeds the packing grid";
   // TMA coordinates and the tile kernels' 32-bit row offsets: parts * rows < 2^31.
   const std::int64_t mp = round_up(p.m, kPackTileMN), np = round_up(p.n, kPackTileMN);
   if (2 * mp >= (std::int64_t(1) << 31) || 2 * np >= (std::int64_t(1) << 31))
@@ -202,6 +212,7 @@ struct Tf32Plan {
 };
 
 Tf32Plan plan(const Canonical& p, Tf32Mode mode, Tf32Direct direct) {
+  if (p.batch > 1) direct = {};  // every matrix of a batch is packed
   Tf32Plan t{};
   t.split = mode == Tf32Mode::Tf32x3;
   t.fp32_only = t.split && p.k < kMinSplitK;
@@ -227,8 +238,8 @@ std::size_t tf32_workspace_bytes(const Canonical& p, Tf32Mode mode, Tf32Direct d
   const Tf32Plan t = plan(p, mode, direct);
   if (t.fp32_only) return 0;
   return Workspace::rounded(sizeof(int)) +
-         Workspace::rounded(std::size_t(t.a_floats) * sizeof(float)) +
-         Workspace::rounded(std::size_t(t.b_floats) * sizeof(float)) + tile_bytes;
+         Workspace::rounded(std::size_t(t.a_floats * p.batch) * sizeof(float)) +
+         Workspace::rounded(std::size_t(t.b_floats * p.batch) * sizeof(float)) + tile_bytes;
 }
 
 cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch_tiles,
@@ -238,8 +249,10 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   const int* run_if = args.run_if;
   if (t.fp32_only) return fp32_any(p, run_if, args.device, stream);
   int* nonfinite = args.workspace.take<int>(1);
-  float* a_packed = args.workspace.take<float>(t.a_floats);
-  float* b_packed = args.workspace.take<float>(t.b_floats);
+  float* a_packed = args.workspace.take<float>(t.a_floats * p.batch);
+  float* b_packed = args.workspace.take<float>(t.b_floats * p.batch);
+  // A batch (never read in place: plan) packs matrix z at z * a_floats, z * b_floats.
+  const BatchStrides a_batch{p.stride_a, t.a_floats}, b_batch{p.stride_b, t.b_floats};
   if (!nonfinite || (t.a_floats && !a_packed) || (t.b_floats && !b_packed))
     return cudaErrorMemoryAllocation;
 
@@ -250,26 +263,27 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
       err = t.a_direct ? pack<PackParts::Small>(operand_a(p), p.m, p.k, a_packed, t.mp, t.kp,
                                                 nonfinite, run_if, stream)
                        : pack<PackParts::BigAndSmall>(operand_a(p), p.m, p.k, a_packed, t.mp,
-                                                      t.kp, nonfinite, run_if, stream);
+                                                      t.kp, nonfinite, run_if, stream, p.batch,
+                                                      a_batch);
     if (err == cudaSuccess && !t.b_direct)
       err = pack<PackParts::BigAndSmall>(operand_bt(p), p.n, p.k, b_packed, t.np, t.kp, nonfinite,
-                                         run_if, stream);
+                                         run_if, stream, p.batch, b_batch);
     else if (err == cudaSuccess && !(direct.b_checked && p.beta == 0.0f))
       err = scan(operand_b(p), p.k, p.n, nonfinite, run_if, stream);
   } else {
     if (!t.a_direct)
       err = pack<PackParts::Big>(operand_a(p), p.m, p.k, a_packed, t.mp, t.kp, nullptr, run_if,
-                                 stream);
+                                 stream, p.batch, a_batch);
     if (err == cudaSuccess && !t.b_direct)
       err = pack<PackParts::Big>(operand_bt(p), p.n, p.k, b_packed, t.np, t.kp, nullptr, run_if,
-                                 stream);
+                                 stream, p.batch, b_batch);
   }
   if (err == cudaSuccess)
     err = launch_tiles(p,
                        {t.a_direct ? p.a : a_packed,
                         t.split ? (t.a_direct ? a_packed : a_packed + t.mp * t.kp) : nullptr,
                         t.b_direct ? p.b : b_packed, t.split ? nonfinite : nullptr, run_if, t.mp,
-                        t.np, t.kp, t.a_direct, t.b_direct},
+                        t.np, t.kp, t.a_direct, t.b_direct, t.a_floats, t.b_floats},
                        args);
   if (err == cudaSuccess && t.split) err = fp32_any(p, nonfinite, args.device, stream);
   return err;

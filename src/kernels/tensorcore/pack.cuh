@@ -2,7 +2,8 @@
 // K-major, tile-padded TF32 operands, and the FP32 fallback for inputs the 3xTF32 split cannot
 // carry.
 //
-// tf32_gemm() enqueues, on the call's stream and without any host synchronization:
+// tf32_gemm() enqueues, on the call's stream and without any host synchronization (for every
+// matrix of a strided batch at once, where the tile kernel is `batched`):
 //
 //   1. from the call's workspace: [nonfinite flag | A parts (parts x mp x kp) | B parts
 //      (parts x np x kp)], then the tile kernel's own (tf32_workspace_bytes counts it all)
@@ -84,6 +85,8 @@ struct Tf32Operands {
   const int* run_if;  // null, or the call's kernels return at once while *run_if == 0
   std::int64_t mp, np, kp;
   bool a_direct, b_direct;
+  // A batch (Canonical::batch, packed only): floats from one matrix's packed A, B to the next's.
+  std::int64_t a_matrix_floats = 0, b_matrix_floats = 0;
 };
 
 // Whether a tile kernel has nothing to do: its call is gated off (run_if), or the 3xTF32 split
