@@ -35,6 +35,15 @@ sgemm_status sgemm_gemm_strided_batched(sgemm_layout layout, sgemm_op op_a, sgem
                                         float* c, int64_t ldc, int64_t stride_c, int64_t batch,
                                         cudaStream_t stream, const char* kernel, sgemm_math math);
 
+/* The mirror of sgemm::conv2d (see sgemm.hpp for the tensors' layouts). */
+typedef struct {
+  int64_t n, h, w, c, k, r, s;
+  int64_t pad_h, pad_w, stride_h, stride_w, dilation_h, dilation_w, groups;
+} sgemm_conv2d_shape;
+sgemm_status sgemm_conv2d(const sgemm_conv2d_shape* shape, float alpha, const float* x,
+                          const float* w, float beta, float* y, cudaStream_t stream,
+                          const char* kernel, sgemm_math math);
+
 const char* sgemm_status_string(sgemm_status status);
 /* Thread-local detail for the last non-success status; valid until the next call on this thread. */
 const char* sgemm_last_error(void);

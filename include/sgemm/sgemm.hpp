@@ -25,7 +25,7 @@ enum class Math {
 };
 enum class Status { Success, InvalidValue, NotSupported, NoDevice, CudaError, OutOfMemory };
 // The ladder a kernel belongs to; Fallback is the library's kernel of last resort.
-enum class Track { Simt, Cute, TensorCore, Fallback };
+enum class Track { Simt, Cute, TensorCore, Fallback, Conv };
 // The arithmetic units a kernel's products run on (what the bench's %peak is taken against).
 enum class Unit { Fp32Core, Tf32Tensor, Fp16Tensor };
 
@@ -79,6 +79,28 @@ Status gemm_strided_batched_workspace_size(
     std::int64_t batch, std::size_t* bytes, cudaStream_t stream = nullptr,
     const Options& options = {});
 
+// A forward 2-D convolution (cross-correlation, as PyTorch and cuDNN define it) on dense,
+// channels-last tensors: input x is N x H x W x C (NHWC), filter w is K x R x S x (C / groups)
+// (KRSC), output y is N x P x Q x K (NPQK) with
+//   P = (H + 2 pad_h - dilation_h (R - 1) - 1) / stride_h + 1, likewise Q.
+// With groups > 1, input channels [g C/G, (g+1) C/G) feed output channels [g K/G, (g+1) K/G).
+// NCHW data converts by a transpose (in PyTorch: .to(memory_format=torch.channels_last)).
+struct Conv2dShape {
+  std::int64_t n = 0, h = 0, w = 0, c = 0;  // input
+  std::int64_t k = 0, r = 0, s = 0;         // filter: K output channels of R x S
+  std::int64_t pad_h = 0, pad_w = 0, stride_h = 1, stride_w = 1, dilation_h = 1, dilation_w = 1;
+  std::int64_t groups = 1;
+  std::int64_t p() const;  // output height, as above (0 or less for an impossible shape)
+  std::int64_t q() const;  // output width
+};
+
+// Enqueues y = alpha * conv(x, w) + beta * y on `stream`, like gemm(): validated (InvalidValue
+// names the bad field), quick returns (an empty output does nothing; alpha == 0 scales y), never
+// synchronizes. options.kernel names a conv kernel (conv_kernels() lists them) or "auto";
+// options.math as for gemm.
+Status conv2d(const Conv2dShape& shape, float alpha, const float* x, const float* w, float beta,
+              float* y, cudaStream_t stream = nullptr, const Options& options = {});
+
 // The per-device pools behind calls without Options::workspace keep up to this many bytes of
 // freed scratch for later calls (1 GiB by default); at a synchronization they give the rest back.
 void set_workspace_cache_limit(std::size_t bytes);
@@ -121,5 +143,8 @@ struct KernelInfo {
 };
 
 std::span<const KernelInfo> kernels();  // the registry, in ladder order
+// The convolution kernels conv2d's Options::kernel names (track Conv), in ladder order. A GEMM
+// kernel's KernelInfo::supports judges GEMM problems only.
+std::span<const KernelInfo> conv_kernels();
 
 }  // namespace sgemm

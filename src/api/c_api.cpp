@@ -1,8 +1,9 @@
-// The extern "C" mirror of sgemm::gemm and sgemm::gemm_strided_batched.
+// The extern "C" mirror of sgemm::gemm, sgemm::gemm_strided_batched and sgemm::conv2d.
 #include "sgemm/sgemm.h"
 
 #include <string>
 
+#include "api/gemm.hpp"
 #include "sgemm/sgemm.hpp"
 
 namespace {
@@ -35,6 +36,20 @@ extern "C" sgemm_status sgemm_gemm_strided_batched(
       static_cast<sgemm::Layout>(layout), static_cast<sgemm::Op>(op_a),
       static_cast<sgemm::Op>(op_b), m, n, k, alpha, a, lda, stride_a, b, ldb, stride_b, beta, c,
       ldc, stride_c, batch, stream, options_of(kernel, math)));
+}
+
+extern "C" sgemm_status sgemm_conv2d(const sgemm_conv2d_shape* shape, float alpha, const float* x,
+                                     const float* w, float beta, float* y, cudaStream_t stream,
+                                     const char* kernel, sgemm_math math) {
+  if (shape == nullptr)
+    return static_cast<sgemm_status>(
+        sgemm::detail::fail(sgemm::Status::InvalidValue, "shape is null"));
+  const sgemm::Conv2dShape s{shape->n,     shape->h,          shape->w,          shape->c,
+                             shape->k,     shape->r,          shape->s,          shape->pad_h,
+                             shape->pad_w, shape->stride_h,   shape->stride_w,   shape->dilation_h,
+                             shape->dilation_w, shape->groups};
+  return static_cast<sgemm_status>(
+      sgemm::conv2d(s, alpha, x, w, beta, y, stream, options_of(kernel, math)));
 }
 
 extern "C" const char* sgemm_status_string(sgemm_status status) {

@@ -12,9 +12,22 @@
 #include "runtime/workspace.hpp"
 
 namespace sgemm {
+using detail::fail;
+using detail::from_cuda;
+
 namespace {
 
 thread_local std::string t_last_error;
+
+bool valid(Layout l) { return l == Layout::RowMajor || l == Layout::ColMajor; }
+bool valid(Op o) { return o == Op::N || o == Op::T; }
+bool valid(Math m) { return m == Math::Fp32 || m == Math::Fp32Tf32x3 || m == Math::Tf32; }
+
+}  // namespace
+
+namespace detail {
+
+bool valid_math(Math math) { return valid(math); }
 
 Status fail(Status status, std::string message) {
   t_last_error = std::move(message);
@@ -32,14 +45,6 @@ Status from_cuda(cudaError_t err, std::string_view what) {
     default: return fail(Status::CudaError, msg);
   }
 }
-
-bool valid(Layout l) { return l == Layout::RowMajor || l == Layout::ColMajor; }
-bool valid(Op o) { return o == Op::N || o == Op::T; }
-bool valid(Math m) { return m == Math::Fp32 || m == Math::Fp32Tf32x3 || m == Math::Tf32; }
-
-}  // namespace
-
-namespace detail {
 
 Canonical to_canonical(const Problem& p, float alpha, float beta) {
   // Row-major: A and B keep their places. op N on a row-major A (m x k) is K-major; op T on a
@@ -184,14 +189,41 @@ std::size_t workspace_limit(const Options& options) {
 }
 
 // The kernel for a prepared call that multiplies.
-Status decide(const Call& call, const Options& options, detail::Decision* decision) {
+Status decide(const detail::Canonical& p, const detail::Device& device, const Options& options,
+              detail::Decision* decision) {
   std::string message;
-  if (Status s = detail::choose(call.p, options, call.device, workspace_limit(options), decision,
-                                &message);
+  if (Status s = detail::choose(p, options, device, workspace_limit(options), decision, &message);
       s != Status::Success)
     return fail(s, std::move(message));
   return Status::Success;
 }
+
+}  // namespace
+
+Status detail::enqueue_product(const Canonical& p, const Device& device, cudaStream_t stream,
+                               const Options& options) {
+  Decision decision;
+  if (Status s = decide(p, device, options, &decision); s != Status::Success) return s;
+  void* scratch = options.workspace;
+  if (!scratch)
+    if (cudaError_t err = take_pooled(device.ordinal, decision.workspace_bytes, stream, &scratch))
+      return from_cuda(err, "taking the workspace");
+  // A kernel without `batched` runs the matrices one after another on the stream, each in the
+  // same scratch.
+  const bool one_launch = decision.kernel->batched || p.batch == 1;
+  cudaError_t err = cudaSuccess;
+  for (std::int64_t i = 0; i < (one_launch ? 1 : p.batch) && err == cudaSuccess; ++i) {
+    Workspace workspace(scratch, decision.workspace_bytes);
+    err = decision.kernel->launch(one_launch ? p : p.matrix(i),
+                                  {stream, device, workspace, nullptr, decision.handoff});
+  }
+  if (scratch && !options.workspace)
+    if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;
+  if (err) return from_cuda(err, std::string(decision.kernel->info.slug));
+  return Status::Success;
+}
+
+namespace {
 
 // Enqueues a prepared call that has work to do.
 Status run(const Call& call, cudaStream_t stream, const Options& options) {
@@ -203,33 +235,14 @@ Status run(const Call& call, cudaStream_t stream, const Options& options) {
       return from_cuda(err, "scaling C");
     return Status::Success;
   }
-  detail::Decision decision;
-  if (Status s = decide(call, options, &decision); s != Status::Success) return s;
-  void* scratch = options.workspace;
-  if (!scratch)
-    if (cudaError_t err = detail::take_pooled(call.device.ordinal, decision.workspace_bytes,
-                                              stream, &scratch))
-      return from_cuda(err, "taking the workspace");
-  // A kernel without `batched` runs the matrices one after another on the stream, each in the
-  // same scratch.
-  const bool one_launch = decision.kernel->batched || call.p.batch == 1;
-  cudaError_t err = cudaSuccess;
-  for (std::int64_t i = 0; i < (one_launch ? 1 : call.p.batch) && err == cudaSuccess; ++i) {
-    detail::Workspace workspace(scratch, decision.workspace_bytes);
-    err = decision.kernel->launch(one_launch ? call.p : call.p.matrix(i),
-                                  {stream, call.device, workspace, nullptr, decision.handoff});
-  }
-  if (scratch && !options.workspace)
-    if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;
-  if (err) return from_cuda(err, std::string(decision.kernel->info.slug));
-  return Status::Success;
+  return detail::enqueue_product(call.p, call.device, stream, options);
 }
 
 // The scratch bytes of a prepared call.
 Status workspace_size(const Call& call, const Options& options, std::size_t* bytes) {
   if (call.work != detail::Work::Multiply) return Status::Success;
   detail::Decision decision;
-  if (Status s = decide(call, options, &decision); s != Status::Success) return s;
+  if (Status s = decide(call.p, call.device, options, &decision); s != Status::Success) return s;
   *bytes = decision.workspace_bytes;
   return Status::Success;
 }
@@ -325,6 +338,7 @@ const char* to_string(Track t) {
     case Track::Cute: return "cute";
     case Track::TensorCore: return "tensorcore";
     case Track::Fallback: return "fallback";
+    case Track::Conv: return "conv";
   }
   return "unknown Track";
 }

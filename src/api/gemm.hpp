@@ -20,6 +20,18 @@ Status validate_batch(Layout layout, std::int64_t m, std::int64_t n, std::int64_
                       std::int64_t stride_a, std::int64_t stride_b, std::int64_t stride_c,
                       std::int64_t batch, std::string* message);
 
+// Records `message` as the thread's last error (last_error()) and returns `status`.
+Status fail(Status status, std::string message);
+// A CUDA error as the status it maps to, with `what` and the error's name as the message.
+Status from_cuda(cudaError_t err, std::string_view what);
+bool valid_math(Math math);  // one of the Math values
+
+// Chooses the kernel for a product (Options::kernel or auto in Options::math) and enqueues it on
+// `stream`, `device` current, its scratch from Options::workspace or the device's pool: what
+// gemm() does once the call is checked and has something to multiply.
+Status enqueue_product(const Canonical& p, const Device& device, cudaStream_t stream,
+                       const Options& options);
+
 // What a valid call has to do (reference BLAS's quick returns).
 enum class Work {
   None,      // m == 0 or n == 0, or (alpha == 0 or k == 0) and beta == 1

@@ -1,0 +1,120 @@
+// conv2d's checks and choices without a GPU: the shape arithmetic, validation messages, quick
+// returns, the C mirror, the conv registry, and what `auto` decides on an H100.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "dispatch/conv.hpp"
+#include "sgemm/sgemm.h"
+#include "sgemm/sgemm.hpp"
+
+namespace sgemm {
+namespace {
+
+const float* const kX = reinterpret_cast<const float*>(0x1000);
+const float* const kW = reinterpret_cast<const float*>(0x2000);
+float* const kY = reinterpret_cast<float*>(0x3000);
+
+Conv2dShape resnet_3x3() { return {32, 56, 56, 64, 64, 3, 3, 1, 1, 1, 1, 1, 1, 1}; }
+
+void expect_invalid(const Conv2dShape& shape, const std::string& names, Options options = {}) {
+  EXPECT_EQ(conv2d(shape, 1.0f, kX, kW, 0.0f, kY, nullptr, options), Status::InvalidValue);
+  EXPECT_NE(last_error().find(names), std::string_view::npos)
+      << "message '" << last_error() << "' does not name " << names;
+}
+
+TEST(Conv, OutputShape) {
+  Conv2dShape s = resnet_3x3();
+  EXPECT_EQ(s.p(), 56);
+  EXPECT_EQ(s.q(), 56);
+  s = {1, 224, 224, 3, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1};  // the stem
+  EXPECT_EQ(s.p(), 112);
+  s.dilation_h = 2;  // 13 rows of filter: (224 + 6 - 13) / 2 + 1
+  EXPECT_EQ(s.p(), 109);
+  s.h = 5;  // a dilated filter taller than the padded input
+  EXPECT_EQ(s.p(), 0);
+}
+
+TEST(Conv, InvalidShapesNamed) {
+  Conv2dShape s = resnet_3x3();
+  s.n = -1;
+  expect_invalid(s, "shape.n");
+  s = resnet_3x3();
+  s.stride_w = 0;
+  expect_invalid(s, "shape.stride_w");
+  s = resnet_3x3();
+  s.groups = 3;  // 64 channels are not 3 groups
+  expect_invalid(s, "shape.groups");
+  s = resnet_3x3();
+  s.h = 1, s.pad_h = 0;
+  expect_invalid(s, "does not fit");
+  expect_invalid(resnet_3x3(), "no convolution kernel", Options{.kernel = "simt-13-tma"});
+  int scratch[64];
+  expect_invalid(resnet_3x3(), "options.workspace", Options{.workspace = scratch, .workspace_bytes = 256});
+  EXPECT_EQ(conv2d(resnet_3x3(), 1.0f, nullptr, kW, 0.0f, kY), Status::InvalidValue);
+  EXPECT_NE(last_error().find("x is null"), std::string_view::npos);
+}
+
+TEST(Conv, QuickReturnsNeedNoDevice) {
+  Conv2dShape s = resnet_3x3();
+  s.n = 0;
+  EXPECT_EQ(conv2d(s, 1.0f, nullptr, nullptr, 0.0f, nullptr), Status::Success);
+  s = resnet_3x3();
+  EXPECT_EQ(conv2d(s, 0.0f, nullptr, nullptr, 1.0f, kY), Status::Success);  // y = 1 * y
+}
+
+TEST(Conv, CApiMirrors) {
+  const sgemm_conv2d_shape s{1, 8, 8, 4, 4, 3, 3, 1, 1, 1, 1, 1, 1, 3};
+  EXPECT_EQ(sgemm_conv2d(&s, 1.0f, kX, kW, 0.0f, kY, nullptr, nullptr, SGEMM_MATH_FP32),
+            SGEMM_INVALID_VALUE);
+  EXPECT_NE(std::string(sgemm_last_error()).find("groups"), std::string::npos);
+  EXPECT_EQ(sgemm_conv2d(nullptr, 1.0f, kX, kW, 0.0f, kY, nullptr, nullptr, SGEMM_MATH_FP32),
+            SGEMM_INVALID_VALUE);
+}
+
+TEST(Conv, RegistryListsTheConvLadder) {
+  ASSERT_GE(conv_kernels().size(), 2u);
+  EXPECT_EQ(conv_kernels()[0].slug, "conv-01-analytic");
+  EXPECT_EQ(conv_kernels()[1].slug, "conv-02-precomp");
+  for (const KernelInfo& k : conv_kernels()) EXPECT_EQ(k.track, Track::Conv);
+  for (const KernelInfo& k : kernels()) EXPECT_NE(k.track, Track::Conv) << k.slug;
+}
+
+detail::ConvProblem problem(const Conv2dShape& s) {
+  return {s, s.p(), s.q(), 1.0f, 0.0f, kX, kW, kY};
+}
+
+TEST(Conv, AutoLowersToTheGemmLibrary) {
+  detail::ConvDecision d;
+  std::string message;
+  Options o;
+  ASSERT_EQ(detail::choose_conv(problem(resnet_3x3()), o, detail::kH100, &d, &message),
+            Status::Success) << message;
+  EXPECT_EQ(d.kernel, nullptr);
+  EXPECT_TRUE(d.im2col);
+  EXPECT_EQ(d.cols_ld, 576);  // R S C
+  const Conv2dShape one_by_one{32, 56, 56, 256, 64, 1, 1, 0, 0, 1, 1, 1, 1, 1};
+  ASSERT_EQ(detail::choose_conv(problem(one_by_one), o, detail::kH100, &d, &message),
+            Status::Success);
+  EXPECT_FALSE(d.im2col);  // x is the N H W x C matrix already
+  // The product: every group's rows of A, its filters transposed into its columns of y.
+  Conv2dShape grouped = resnet_3x3();
+  grouped.groups = 4;
+  const detail::Canonical c = detail::lowered_product(problem(grouped), kX, 576);
+  EXPECT_EQ(c.m, 32 * 56 * 56);
+  EXPECT_EQ(c.n, 16);
+  EXPECT_EQ(c.k, 9 * 16);
+  EXPECT_EQ(c.batch, 4);
+  EXPECT_EQ(c.stride_a, 9 * 16);
+  EXPECT_EQ(c.stride_b, 16 * 9 * 16);
+  EXPECT_EQ(c.stride_c, 16);
+  EXPECT_EQ(c.ldc, 64);
+  // A named rung of another math is refused.
+  o.kernel = "conv-02-precomp";
+  o.math = Math::Tf32;
+  EXPECT_EQ(detail::choose_conv(problem(resnet_3x3()), o, detail::kH100, &d, &message),
+            Status::InvalidValue);
+}
+
+}  // namespace
+}  // namespace sgemm
