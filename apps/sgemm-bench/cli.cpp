@@ -38,6 +38,31 @@ Shape parse_shape(const std::string& text) {
   return {dimension(parts[0], "M"), dimension(parts[1], "N"), dimension(parts[2], "K")};
 }
 
+// N,H,W,C,K,R,S,pad,stride,dilation[,groups]; pad, stride and dilation apply to both axes.
+Conv2dShape parse_conv(const std::string& text) {
+  const auto parts = split(text, ',');
+  if (parts.size() != 10 && parts.size() != 11)
+    throw CliError("--conv: '" + text + "' is not N,H,W,C,K,R,S,pad,stride,dilation[,groups]");
+  Conv2dShape s;
+  s.n = dimension(parts[0], "--conv N");
+  s.h = dimension(parts[1], "--conv H");
+  s.w = dimension(parts[2], "--conv W");
+  s.c = dimension(parts[3], "--conv C");
+  s.k = dimension(parts[4], "--conv K");
+  s.r = dimension(parts[5], "--conv R");
+  s.s = dimension(parts[6], "--conv S");
+  s.pad_h = s.pad_w = number<std::int64_t>(parts[7], "--conv pad");
+  if (s.pad_h < 0) throw CliError("--conv pad must be >= 0, got " + parts[7]);
+  s.stride_h = s.stride_w = dimension(parts[8], "--conv stride");
+  s.dilation_h = s.dilation_w = dimension(parts[9], "--conv dilation");
+  if (parts.size() == 11) s.groups = dimension(parts[10], "--conv groups");
+  if (s.c % s.groups != 0 || s.k % s.groups != 0)
+    throw CliError("--conv: '" + text + "': groups must divide C and K");
+  if (s.p() < 1 || s.q() < 1)
+    throw CliError("--conv: '" + text + "' has an empty output (the filter is larger than the padded input)");
+  return s;
+}
+
 }  // namespace
 
 const char* usage() {
@@ -76,7 +101,15 @@ checks every result against a float64 reference (cuBLAS DGEMM). Default: every k
                         per-pair ratios per call, the geometric mean and worst per math
   --batched             time gemm_strided_batched's auto in each math against
                         cublasGemmStridedBatchedEx on batches of attention-like and small products
-  --pairs N             --suite, --batched: timed pairs per call and math (default 15)
+  --conv-suite          time conv2d's auto in each math against cuDNN's fastest forward
+                        algorithm in the same math (Fp32, Fp32Tf32x3: CUDNN_FMA_MATH; Tf32: TF32
+                        tensor cores allowed) on ResNet-50's convolutions at batch 32 and 64, NHWC;
+                        --kernels adds rows for the conv kernels it names
+  --conv N,H,W,C,K,R,S,PAD,STRIDE,DILATION[,GROUPS]
+                        the same on one convolution (repeatable): input N x H x W x C, K filters of
+                        R x S; pad, stride and dilation apply to both axes (default groups 1)
+  --pairs N             --suite, --batched, --conv-suite, --conv: timed pairs per call and math
+                        (default 15)
   --explain             print what auto decides for each shape, op combination and math: the
                         kernels it tried and why each was passed over (no GPU needed)
   --list                print the kernel registry with each kernel's resources (no GPU needed)
@@ -128,6 +161,10 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
       o.suite = true;
     } else if (arg == "--batched") {
       o.batched = true;
+    } else if (arg == "--conv-suite") {
+      o.conv_suite = true;
+    } else if (arg == "--conv") {
+      o.convs.push_back(parse_conv(value()));
     } else if (arg == "--pairs") {
       o.pairs = number<int>(value(), arg);
       if (o.pairs < 3) throw CliError("--pairs must be >= 3");

@@ -31,7 +31,9 @@ struct BenchOptions {
   bool normal_values = false;                // A and B from N(0, 1) instead of uniform [-1, 1)
   bool cpu = false, cublas_tf32 = false, list = false, tune = false, help = false;
   bool explain = false, suite = false, batched = false;
-  int pairs = 15;                            // --suite, --batched: timed pairs per call and math
+  bool conv_suite = false;                   // --conv-suite: ResNet-50's convolutions against cuDNN
+  std::vector<Conv2dShape> convs;            // --conv: convolutions of one's own against cuDNN
+  int pairs = 15;                            // --suite, --batched, --conv*: timed pairs per call and math
   int device = 0;
 };
 

@@ -23,6 +23,7 @@
 #include "reference/cpu_reference.hpp"
 #include "roofline.hpp"
 #include "batched.hpp"
+#include "conv.hpp"
 #include "suite.hpp"
 #include "reference/harness.hpp"
 #include "report.hpp"
@@ -356,6 +357,7 @@ int main(int argc, char** argv) {
     if (options.tune) return run_tuning(options, facts.name);
     if (options.suite) return run_suite(options, facts);
     if (options.batched) return run_batched_suite(options, facts);
+    if (options.conv_suite || !options.convs.empty()) return run_conv_suite(options, facts);
     Bench bench(options, facts);
     const std::vector<Row> rows = bench.run_all();
     print_table(rows, facts, options);

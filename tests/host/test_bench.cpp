@@ -1,10 +1,12 @@
 // The bench's host-side pieces: the suite's coverage, the roofline arithmetic, the new flags.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 #include "batched.hpp"
 #include "cli.hpp"
+#include "conv.hpp"
 #include "roofline.hpp"
 #include "suite.hpp"
 
@@ -48,6 +50,56 @@ TEST(BatchedSuite, ManySmallAndLargeBatches) {
   EXPECT_GE(large, 2);
   EXPECT_GE(shared, 1);
   EXPECT_EQ(parse_cli({"--batched", "--pairs", "5"}).batched, true);
+}
+
+// ResNet-50's convolutions at batch 32 and 64: the same 15 to 25 distinct layers at each batch
+// (the 7x7 stem, 1x1 and 3x3 layers, the strided 3x3s and projections), every one a valid shape
+// whose output is the network's (112x112 after the stem, 7x7 in res5).
+TEST(ConvSuite, ResNet50AtTwoBatchSizes) {
+  const std::vector<ConvLayer> layers = conv_suite_calls();
+  std::map<std::int64_t, std::set<std::string>> names_by_batch;
+  std::set<std::int64_t> filter_sizes;
+  int strided_3x3 = 0, strided_1x1 = 0;
+  for (const ConvLayer& l : layers) {
+    const Conv2dShape& s = l.shape;
+    EXPECT_TRUE(names_by_batch[s.n].insert(l.name).second) << "repeated " << l.name;
+    EXPECT_EQ(s.r, s.s) << l.name;
+    filter_sizes.insert(s.r);
+    EXPECT_EQ(s.pad_h, s.r / 2) << l.name;
+    EXPECT_EQ(s.groups, 1) << l.name;
+    EXPECT_GE(s.p(), 7) << l.name;
+    EXPECT_EQ(s.p(), s.q()) << l.name;
+    EXPECT_EQ(s.h / s.stride_h, s.p()) << l.name;  // "same" padding: stride 2 halves the size
+    strided_3x3 += s.r == 3 && s.stride_h == 2;
+    strided_1x1 += s.r == 1 && s.stride_h == 2;
+    if (l.name.starts_with("stem")) {
+      EXPECT_EQ(s.c, 3);
+      EXPECT_EQ(s.p(), 112);
+    }
+    if (l.name.starts_with("res5")) {
+      EXPECT_EQ(s.p(), 7) << l.name;
+    }
+  }
+  EXPECT_EQ(names_by_batch.size(), 2u);
+  EXPECT_EQ(names_by_batch[32], names_by_batch[64]);
+  EXPECT_GE(names_by_batch[32].size(), 15u);
+  EXPECT_LE(names_by_batch[32].size(), 25u);
+  EXPECT_EQ(layers.size(), 2 * names_by_batch[32].size());
+  EXPECT_EQ(filter_sizes, (std::set<std::int64_t>{1, 3, 7}));
+  EXPECT_EQ(strided_3x3, 2 * 3);  // res3, res4, res5
+  EXPECT_EQ(strided_1x1, 2 * 3);  // their projections
+  EXPECT_EQ(parse_cli({"--conv-suite"}).conv_suite, true);
+}
+
+TEST(ConvSuite, FlopsAndDescription) {
+  Conv2dShape s;
+  s.n = 32, s.h = s.w = 56, s.c = 64, s.k = 128, s.r = s.s = 3, s.pad_h = s.pad_w = 1;
+  s.stride_h = s.stride_w = 2;
+  EXPECT_EQ(conv_flops(s), 2.0 * 32 * 28 * 28 * 128 * 64 * 3 * 3);
+  EXPECT_EQ(describe(s), "32x56x56x64 k128 3x3 p1 s2");
+  s.groups = 4, s.dilation_h = 2, s.dilation_w = 2, s.pad_w = 2;
+  EXPECT_EQ(conv_flops(s), 2.0 * 32 * s.p() * s.q() * 128 * (64 / 4) * 3 * 3);
+  EXPECT_EQ(describe(s), "32x56x56x64 k128 3x3 p1,2 s2 d2 g4");
 }
 
 TEST(Roofline, HopperPeaksAndBounds) {

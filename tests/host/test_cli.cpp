@@ -74,6 +74,42 @@ TEST(Cli, Selection) {
   EXPECT_TRUE(kernel_selected(parse({}), "anything"));
 }
 
+TEST(Cli, ConvSuiteAndConvShapes) {
+  EXPECT_TRUE(parse({"--conv-suite"}).conv_suite);
+  EXPECT_FALSE(parse({}).conv_suite);
+  EXPECT_TRUE(parse({}).convs.empty());
+  const BenchOptions o = parse({"--conv", "32,56,56,64,128,3,3,1,2,1", "--conv",
+                                "8,28,28,64,32,3,3,2,1,2,4", "--math", "tf32", "--pairs", "5",
+                                "--csv", "conv.csv", "--kernels", "conv-*"});
+  ASSERT_EQ(o.convs.size(), 2u);
+  const Conv2dShape& a = o.convs[0];
+  EXPECT_EQ(a.n, 32);
+  EXPECT_EQ(a.h, 56);
+  EXPECT_EQ(a.w, 56);
+  EXPECT_EQ(a.c, 64);
+  EXPECT_EQ(a.k, 128);
+  EXPECT_EQ(a.r, 3);
+  EXPECT_EQ(a.s, 3);
+  EXPECT_EQ(a.pad_h, 1);
+  EXPECT_EQ(a.pad_w, 1);
+  EXPECT_EQ(a.stride_h, 2);
+  EXPECT_EQ(a.stride_w, 2);
+  EXPECT_EQ(a.dilation_h, 1);
+  EXPECT_EQ(a.dilation_w, 1);
+  EXPECT_EQ(a.groups, 1);
+  const Conv2dShape& b = o.convs[1];
+  EXPECT_EQ(b.pad_h, 2);
+  EXPECT_EQ(b.pad_w, 2);
+  EXPECT_EQ(b.dilation_h, 2);
+  EXPECT_EQ(b.dilation_w, 2);
+  EXPECT_EQ(b.groups, 4);
+  EXPECT_EQ(o.math, Math::Tf32);
+  EXPECT_EQ(o.pairs, 5);
+  EXPECT_EQ(o.csv_path, "conv.csv");
+  EXPECT_TRUE(kernel_selected(o, "conv-02-precomp"));
+  EXPECT_EQ(parse({"--conv", "1,7,7,2048,512,1,1,0,1,1"}).convs[0].pad_h, 0);
+}
+
 TEST(Cli, ListHelpTuneNeedNoShape) {
   EXPECT_TRUE(parse({"--list"}).list);
   EXPECT_TRUE(parse({"-h"}).help);
@@ -109,6 +145,17 @@ TEST(Cli, Errors) {
   EXPECT_EQ(error_of({"--warmup-ms", "5000", "--budget", "5"}), "--warmup-ms must be shorter than --budget");
   EXPECT_EQ(error_of({"--cooldown-ms", "-1"}), "--cooldown-ms must be between 0 and 60000");
   EXPECT_EQ(error_of({"--values", "gauss"}), "--values must be uniform or normal");
+  EXPECT_EQ(error_of({"--conv"}), "--conv needs a value");
+  EXPECT_EQ(error_of({"--conv", "32,56,56,64,64,3,3,1,1"}),
+            "--conv: '32,56,56,64,64,3,3,1,1' is not N,H,W,C,K,R,S,pad,stride,dilation[,groups]");
+  EXPECT_EQ(error_of({"--conv", "0,56,56,64,64,3,3,1,1,1"}), "--conv N must be >= 1, got 0");
+  EXPECT_EQ(error_of({"--conv", "32,56,56,64,64,3,3,-1,1,1"}), "--conv pad must be >= 0, got -1");
+  EXPECT_EQ(error_of({"--conv", "32,56,56,64,64,3,3,1,0,1"}), "--conv stride must be >= 1, got 0");
+  EXPECT_EQ(error_of({"--conv", "32,56,56,64,64,3,3,1,1,x"}), "--conv dilation: 'x' is not a valid number");
+  EXPECT_EQ(error_of({"--conv", "32,56,56,64,96,3,3,1,1,1,64"}),
+            "--conv: '32,56,56,64,96,3,3,1,1,1,64': groups must divide C and K");
+  EXPECT_EQ(error_of({"--conv", "1,2,2,8,8,5,5,0,1,1"}),
+            "--conv: '1,2,2,8,8,5,5,0,1,1' has an empty output (the filter is larger than the padded input)");
 }
 
 }  // namespace

@@ -84,15 +84,23 @@ detail::ConvProblem problem(const Conv2dShape& s) {
   return {s, s.p(), s.q(), 1.0f, 0.0f, kX, kW, kY};
 }
 
-TEST(Conv, AutoLowersToTheGemmLibrary) {
+TEST(Conv, AutoChoosesRungOrLowering) {
   detail::ConvDecision d;
   std::string message;
   Options o;
+  // 3 x 3 with 64 channels: the precomputed-offset rung.
   ASSERT_EQ(detail::choose_conv(problem(resnet_3x3()), o, detail::kH100, &d, &message),
             Status::Success) << message;
+  ASSERT_NE(d.kernel, nullptr);
+  EXPECT_EQ(d.kernel->info.slug, "conv-02-precomp");
+  // 3 x 3 with 256 channels: lowered through the patch matrix.
+  Conv2dShape wide = resnet_3x3();
+  wide.c = wide.k = 256;
+  ASSERT_EQ(detail::choose_conv(problem(wide), o, detail::kH100, &d, &message), Status::Success)
+      << message;
   EXPECT_EQ(d.kernel, nullptr);
   EXPECT_TRUE(d.im2col);
-  EXPECT_EQ(d.cols_ld, 576);  // R S C
+  EXPECT_EQ(d.cols_ld, 9 * 256);  // R S C
   const Conv2dShape one_by_one{32, 56, 56, 256, 64, 1, 1, 0, 0, 1, 1, 1, 1, 1};
   ASSERT_EQ(detail::choose_conv(problem(one_by_one), o, detail::kH100, &d, &message),
             Status::Success);
