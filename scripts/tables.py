@@ -3,6 +3,8 @@
 
   docs/data/bench-4096.csv   `sgemm-bench --cublas-tf32 --csv` at 4096^3 (scripts/gpu-check writes it)
   docs/data/suite.csv        `sgemm-bench --suite --csv`
+  docs/data/batched.csv      `sgemm-bench --batched --csv` (scripts/gpu-check writes it)
+  docs/data/conv-suite.csv   `sgemm-bench --conv-suite --csv`
 
 Between the markers <!-- table:NAME --> and <!-- /table -->, and <!-- now:SLUG --> and
 <!-- /now -->, the text is replaced; everything else is left as it is.
@@ -24,6 +26,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / "docs/data/bench-4096.csv"
 SUITE = ROOT / "docs/data/suite.csv"
+BATCHED = ROOT / "docs/data/batched.csv"
+CONV = ROOT / "docs/data/conv-suite.csv"
 FILES = [ROOT / "README.md", ROOT / "docs/ladder.md"]
 
 MATH = {"fp32": "Fp32", "tf32x3": "3xTF32", "tf32": "Tf32"}
@@ -116,10 +120,55 @@ def suite_table(rows: list[dict]) -> str:
     return "\n".join(out)
 
 
-def render(text: str, bench: list[dict], suite: list[dict] | None) -> str:
+def means_table(rows: list[dict], ratio: str, describe, against: dict[str, str]) -> list[str]:
+    """Rows of | math | against | geometric mean | worst | worst call |, auto's rows only."""
+    by = defaultdict(list)
+    for r in rows:
+        if r.get("run", "auto") == "auto" and float(r[ratio]) > 0:
+            by[r["math"]].append(r)
+    out = ["| math | against | geometric mean | worst | worst call |", "|---|---|---|---|---|"]
+    for m in ["fp32", "tf32x3", "tf32"]:
+        rs = by.get(m)
+        if not rs:
+            continue
+        worst = min(rs, key=lambda r: float(r[ratio]))
+        geo = math.exp(sum(math.log(float(r[ratio])) for r in rs) / len(rs))
+        out.append(f"| {MATH[m]} | {against[m]} | {geo:.3f} | {float(worst[ratio]):.3f} | "
+                   f"{describe(worst)} |")
+    return out
+
+
+def batched_table(rows: list[dict]) -> str:
+    calls = len({(r["batch"], r["m"], r["n"], r["k"], r["op_a"], r["op_b"]) for r in rows})
+    head = [f"`sgemm-bench --batched` ({calls} strided batches: attention scores and outputs, "
+            f"projections, many 16³ and 64³ products, large matrices, a shared weight; "
+            f"{rows[0]['device']}, {rows[0]['date']}): `gemm_strided_batched`'s `auto` against "
+            "`cublasGemmStridedBatchedEx` in the same math, the median of per-pair ratios.", ""]
+    against = {"fp32": "cuBLAS FP32", "tf32x3": "cuBLAS FP32", "tf32": "cuBLAS TF32"}
+    describe = lambda r: f"{r['batch']} x [{r['op_a']}{r['op_b']} {r['m']}x{r['n']}x{r['k']}]"
+    return "\n".join(head + means_table(rows, "ratio_median", describe, against))
+
+
+def conv_table(rows: list[dict]) -> str:
+    layers = len({r["layer"] for r in rows})
+    head = [f"`sgemm-bench --conv-suite` ({layers} ResNet-50 convolutions at batch 32 and 64, "
+            f"NHWC; {rows[0]['device']}, cuDNN {rows[0]['cudnn']}, {rows[0]['date']}): `conv2d`'s "
+            "`auto` against cuDNN's fastest algorithm in the same math, the median of per-pair "
+            "ratios.", ""]
+    against = {"fp32": "cuDNN FP32 (FMA)", "tf32x3": "cuDNN FP32 (FMA)", "tf32": "cuDNN TF32"}
+    describe = lambda r: f"{r['layer']} N = {r['n']}"
+    return "\n".join(head + means_table(rows, "ratio_median", describe, against))
+
+
+def render(text: str, bench: list[dict], suite: list[dict] | None,
+           batched: list[dict] | None = None, conv: list[dict] | None = None) -> str:
     tables = {"ladder": lambda: ladder_table(bench), "readme": lambda: readme_table(bench)}
     if suite:
         tables["suite"] = lambda: suite_table(suite)
+    if batched:
+        tables["batched"] = lambda: batched_table(batched)
+    if conv:
+        tables["conv"] = lambda: conv_table(conv)
     by_kernel = {r["kernel"]: r for r in bench}
 
     def table(m: re.Match) -> str:
@@ -144,10 +193,12 @@ def main() -> int:
     args = parser.parse_args()
     bench = read(BENCH)
     suite = read(SUITE) if SUITE.exists() else None
+    batched = read(BATCHED) if BATCHED.exists() else None
+    conv = read(CONV) if CONV.exists() else None
     stale = []
     for path in FILES:
         old = path.read_text()
-        new = render(old, bench, suite)
+        new = render(old, bench, suite, batched, conv)
         if new != old:
             stale.append(path)
             if not args.check:
