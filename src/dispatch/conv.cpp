@@ -8,8 +8,9 @@
 // rung 10 at 0.19-0.56x cuDNN FP32 on the 3 x 3 layers of 64 and 128 channels, where rung 02 ran
 // 0.71-0.77x (and faster than the Tf32 lowering's tc-02 too: 0.40 against 1.01 ms at
 // 32 x 56 x 56 x 64, 3 x 3). Wider ones are lowered through their patch matrix (rung 13 at
-// 0.73-1.55x cuDNN FP32 on the 3 x 3 layers of 256 and 512 channels), and the rungs, which build
-// no patch matrix, take what would not fit the scratch budget.
+// 0.78-1.73x cuDNN FP32 on the 3 x 3 layers of 256 and 512 channels, 0.30-0.40 ms at batch 32
+// where rung 02 took 0.53-0.54), and the rungs, which build no patch matrix, take what would
+// not fit the scratch budget.
 #include "dispatch/conv.hpp"
 
 #include <array>
