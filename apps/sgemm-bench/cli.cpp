@@ -112,6 +112,7 @@ checks every result against a float64 reference (cuBLAS DGEMM). Default: every k
                         (default 15)
   --explain             print what auto decides for each shape, op combination and math: the
                         kernels it tried and why each was passed over (no GPU needed)
+  --batch N             --explain: a strided batch of N matrices, one after another
   --list                print the kernel registry with each kernel's resources (no GPU needed)
   --tune                time rung 09's configurations per shape class; write the tuning cache
   -h, --help            this text
@@ -157,6 +158,9 @@ BenchOptions parse_cli(const std::vector<std::string>& args) {
       o.tune = true;
     } else if (arg == "--explain") {
       o.explain = true;
+    } else if (arg == "--batch") {
+      o.batch = number<std::int64_t>(value(), arg);
+      if (o.batch < 1) throw CliError("--batch must be >= 1");
     } else if (arg == "--suite") {
       o.suite = true;
     } else if (arg == "--batched") {

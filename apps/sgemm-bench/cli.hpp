@@ -33,6 +33,7 @@ struct BenchOptions {
   bool explain = false, suite = false, batched = false;
   bool conv_suite = false;                   // --conv-suite: ResNet-50's convolutions against cuDNN
   std::vector<Conv2dShape> convs;            // --conv: convolutions of one's own against cuDNN
+  std::int64_t batch = 1;                    // --explain: a strided batch of this many matrices
   int pairs = 15;                            // --suite, --batched, --conv*: timed pairs per call and math
   int device = 0;
 };

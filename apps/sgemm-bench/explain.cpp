@@ -35,11 +35,23 @@ int run_explain(const BenchOptions& o, std::ostream& out) {
       const auto* ptr = reinterpret_cast<const float*>(std::uintptr_t(1) << 30);
       const Problem problem{o.layout, op_a, op_b, s.m, s.n, s.k, ptr, lda, ptr, ldb,
                             const_cast<float*>(ptr), ld(s.m, s.n)};
-      const detail::Canonical p = detail::to_canonical(problem, o.alpha, o.beta);
+      detail::Canonical p = detail::to_canonical(problem, o.alpha, o.beta);
+      if (o.batch > 1) {  // matrices one after another, as gemm_strided_batched would get them
+        const std::int64_t stride_a = lda * (row == (op_a == Op::N) ? s.m : s.k);
+        const std::int64_t stride_b = ldb * (row == (op_b == Op::N) ? s.k : s.n);
+        p.batch = o.batch;
+        p.stride_a = row ? stride_a : stride_b;  // a column-major call swaps A and B
+        p.stride_b = row ? stride_b : stride_a;
+        p.stride_c = ld(s.m, s.n) * (row ? s.m : s.n);
+        p = detail::fold_batch(p);
+      }
       for (Math math : maths) {
         out << '\n' << (row ? "row-major " : "column-major ") << (op_a == Op::N ? 'N' : 'T')
-            << (op_b == Op::N ? 'N' : 'T') << ' ' << s.m << " x " << s.n << " x " << s.k << ", "
-            << to_string(math) << " math\n";
+            << (op_b == Op::N ? 'N' : 'T') << ' ' << s.m << " x " << s.n << " x " << s.k;
+        if (o.batch > 1)
+          out << ", a batch of " << o.batch
+              << (p.batch == 1 ? " (folded into one product)" : " one after another");
+        out << ", " << to_string(math) << " math\n";
         Options opt;
         opt.math = math;
         detail::Decision d;

@@ -126,6 +126,8 @@ TEST(Cli, SuiteExplainAndPairs) {
   EXPECT_TRUE(o.explain);
   EXPECT_EQ(o.pairs, 9);
   EXPECT_THROW(parse_cli({"--pairs", "2"}), CliError);
+  EXPECT_EQ(parse_cli({"--explain", "--batch", "512"}).batch, 512);
+  EXPECT_THROW(parse_cli({"--explain", "--batch", "0"}), CliError);
 }
 
 }  // namespace
