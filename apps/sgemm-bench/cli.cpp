@@ -111,7 +111,8 @@ checks every result against a float64 reference (cuBLAS DGEMM). Default: every k
   --pairs N             --suite, --batched, --conv-suite, --conv: timed pairs per call and math
                         (default 15)
   --explain             print what auto decides for each shape, op combination and math: the
-                        kernels it tried and why each was passed over (no GPU needed)
+                        kernels it tried and why each was passed over (no GPU needed); with
+                        --conv, what conv2d's auto decides for each convolution
   --batch N             --explain: a strided batch of N matrices, one after another
   --list                print the kernel registry with each kernel's resources (no GPU needed)
   --tune                time rung 09's configurations per shape class; write the tuning cache
