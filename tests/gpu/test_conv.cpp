@@ -115,5 +115,47 @@ TEST(ConvAuto, ResNetLayer) {
   }
 }
 
+// conv2d inside a CUDA graph, in both capture modes: the rung, the lowering through a pooled
+// patch matrix, and x itself as A; each graph replayed on the capturing stream and another.
+TEST(ConvAuto, GraphCapture) {
+  const ConvCase cases[] = {{conv(2, 14, 14, 32, 40, 3, 3, 1, 1)},
+                            {conv(2, 14, 14, 256, 64, 3, 3, 1, 2), 1.0f, 0.5f},
+                            {conv(2, 9, 9, 64, 96, 1, 1, 0, 1)}};
+  std::uint64_t seed = 500;
+  for (cudaStreamCaptureMode mode : {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal})
+    for (Math math : built_maths())
+      for (const ConvCase& c : cases) {
+        SCOPED_TRACE(describe(c) + " " + to_string(math));
+        ref::ConvBuffers buf(c.shape);
+        buf.fill_random(seed++);
+        buf.compute_reference();
+        cudaStream_t streams[2];
+        for (cudaStream_t& st : streams)
+          ASSERT_EQ(cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking), cudaSuccess);
+        Options options;
+        options.math = math;
+        cudaGraph_t graph = nullptr;
+        ASSERT_EQ(cudaStreamBeginCapture(streams[0], mode), cudaSuccess);
+        const Status s = conv2d(c.shape, c.alpha, buf.x(), buf.w(), c.beta, buf.y(), streams[0],
+                                options);
+        const std::string message(s == Status::Success ? "" : last_error());
+        ASSERT_EQ(cudaStreamEndCapture(streams[0], &graph), cudaSuccess);
+        ASSERT_EQ(s, Status::Success) << message;
+        cudaGraphExec_t exec = nullptr;
+        ASSERT_EQ(cudaGraphInstantiate(&exec, graph, 0), cudaSuccess);
+        for (int r = 0; r < 2; ++r) {
+          buf.reset_y();
+          ASSERT_EQ(cudaGraphLaunch(exec, streams[r % 2]), cudaSuccess);
+          ASSERT_EQ(cudaStreamSynchronize(streams[r % 2]), cudaSuccess);
+          const ref::ConvBuffers::Verdict v = buf.verify(c.alpha, c.beta, math);
+          EXPECT_TRUE(v.pass) << "replay " << r << ": " << v.detail;
+        }
+        cudaGraphExecDestroy(exec);
+        cudaGraphDestroy(graph);
+        for (cudaStream_t st : streams) cudaStreamDestroy(st);
+        if (HasFailure()) return;
+      }
+}
+
 }  // namespace
 }  // namespace sgemm::test
