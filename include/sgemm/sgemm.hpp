@@ -63,7 +63,8 @@ Status gemm_workspace_size(Layout layout, Op op_a, Op op_b, std::int64_t m, std:
 // A stride of 0 broadcasts A or B to every product; strides are >= 0. C's matrices must not
 // overlap: either each one ends before the next starts (stride_c >= (rows - 1) * ldc + cols, as
 // stored) or they interleave within the rows (stride_c >= cols, as stored, and
-// (batch - 1) * stride_c + cols <= ldc); otherwise InvalidValue. batch == 0 returns at once.
+// (batch - 1) * stride_c + cols <= ldc); otherwise InvalidValue. With batch == 0 the call checks
+// its arguments as gemm() does and then does nothing.
 Status gemm_strided_batched(Layout layout, Op op_a, Op op_b, std::int64_t m, std::int64_t n,
                             std::int64_t k, float alpha, const float* a, std::int64_t lda,
                             std::int64_t stride_a, const float* b, std::int64_t ldb,

@@ -16,8 +16,11 @@ namespace {
 std::int64_t output_extent(std::int64_t in, std::int64_t pad, std::int64_t dilation,
                            std::int64_t filter, std::int64_t stride) {
   if (stride < 1) return 0;
-  const std::int64_t span = in + 2 * pad - dilation * (filter - 1) - 1;
-  return span < 0 ? 0 : span / stride + 1;
+  // In 128 bits: legal fields as large as int64 allows must not wrap into a valid extent.
+  const __int128 span = __int128(in) + 2 * __int128(pad) - __int128(dilation) * (filter - 1) - 1;
+  if (span < 0) return 0;
+  const __int128 extent = span / stride + 1;
+  return extent > INT64_MAX ? INT64_MAX : std::int64_t(extent);
 }
 
 Status validate(const Conv2dShape& sh, const float* x, const float* w, const float* y,

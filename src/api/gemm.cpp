@@ -121,12 +121,13 @@ Status validate_batch(Layout layout, std::int64_t m, std::int64_t n, std::int64_
   // C as stored: `lines` lines (rows, or columns in ColMajor) of `length` floats, ldc apart.
   const bool row = layout == Layout::RowMajor;
   const std::int64_t lines = row ? m : n, length = row ? n : m;
-  const std::int64_t extent = (lines - 1) * ldc + length;
+  // In 128 bits, so that no product of legal values wraps into a passing test.
+  const __int128 extent = __int128(lines - 1) * ldc + length;
   const bool one_after_another = stride_c >= extent;
-  const bool interleaved = stride_c >= length && (batch - 1) * stride_c + length <= ldc;
+  const bool interleaved = stride_c >= length && __int128(batch - 1) * stride_c + length <= ldc;
   if (one_after_another || interleaved) return Status::Success;
   return bad("stride_c = " + std::to_string(stride_c) + ": C's matrices overlap (one spans " +
-             std::to_string(extent) + " floats, and " + std::to_string(batch) +
+             std::to_string(std::int64_t(std::min<__int128>(extent, INT64_MAX))) + " floats, and " + std::to_string(batch) +
              " of them do not interleave within ldc = " + std::to_string(ldc) + ")");
 }
 

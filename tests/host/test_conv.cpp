@@ -35,6 +35,20 @@ TEST(Conv, OutputShape) {
   EXPECT_EQ(s.p(), 0);
 }
 
+// Fields as large as int64 allows must not wrap into a valid output size or into a rung's
+// 32-bit coordinates.
+TEST(Conv, HugeFieldsDoNotWrap) {
+  Conv2dShape s{1, 1, 1, 1, 1, 3, 1, 0, 0, std::int64_t(1) << 62, 1, 3 * (std::int64_t(1) << 61), 1, 1};
+  EXPECT_EQ(s.p(), 0);  // 2 * dilation would wrap to a negative extent, and P to 2
+  expect_invalid(s, "does not fit");
+  s = {1, 1, 1, 1, 1, 1, 1, std::int64_t(1) << 32, 0, std::int64_t(1) << 32, 1, 1, 1, 1};
+  ASSERT_EQ(s.p(), 3);  // legal: rows 0 and 2 lie entirely in the padding
+  const detail::ConvKernelEntry* precomp = detail::find_conv_kernel("conv-02-precomp");
+  ASSERT_NE(precomp, nullptr);
+  const detail::ConvProblem p{s, s.p(), s.q(), 1.0f, 0.0f, kX, kW, kY};
+  EXPECT_FALSE(precomp->why_not(p, detail::kH100).empty());
+}
+
 TEST(Conv, InvalidShapesNamed) {
   Conv2dShape s = resnet_3x3();
   s.n = -1;

@@ -245,6 +245,14 @@ TEST(Batched, OverlappingCRejected) {
             Status::Success);
 }
 
+TEST(Batched, OverlapTestDoesNotWrap) {
+  // (batch - 1) * stride_c = 2^64: in 64 bits it wraps to 0 and "interleaves" within ldc.
+  std::string message;
+  EXPECT_EQ(detail::validate_batch(Layout::RowMajor, 2, 1, std::int64_t(1) << 40, 0, 0,
+                                   std::int64_t(1) << 31, (std::int64_t(1) << 33) + 1, &message),
+            Status::InvalidValue);
+}
+
 TEST(Batched, CApiMirrors) {
   EXPECT_EQ(sgemm_gemm_strided_batched(SGEMM_ROW_MAJOR, SGEMM_OP_N, SGEMM_OP_N, 4, 5, 6, 1.0f, kA,
                                        6, 24, kB, 5, 30, 0.0f, kC, 5, 10, 2, nullptr, nullptr,

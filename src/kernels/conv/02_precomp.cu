@@ -76,7 +76,15 @@ __global__ void __launch_bounds__(kConvThreads) conv_02_precomp_kernel(const Pre
 
 std::string_view why_not(const ConvProblem& p, const Device&) {
   if (p.shape.r * p.shape.s > kMaxTaps) return "needs at most 64 filter taps (R S <= 64)";
-  if (p.shape.h >= (1 << 30) || p.shape.w >= (1 << 30)) return "needs H, W < 2^30";
+  // The loader keeps input coordinates, tap shifts and the reduction carry in 32-bit ints.
+  const Conv2dShape& sh = p.shape;
+  constexpr std::int64_t kLimit = std::int64_t(1) << 30;
+  if (sh.h >= kLimit || sh.w >= kLimit || sh.pad_h >= kLimit || sh.pad_w >= kLimit)
+    return "needs H, W and the padding below 2^30";
+  if (__int128(sh.dilation_h) * (sh.r - 1) >= kLimit ||
+      __int128(sh.dilation_w) * (sh.s - 1) >= kLimit)
+    return "needs the dilated filter below 2^30";
+  if (sh.c / sh.groups >= kLimit) return "needs C / groups below 2^30";
   return conv_tile_why_not(p);
 }
 
