@@ -22,6 +22,7 @@ struct Call {
   Op op_a, op_b;
   std::int64_t m, n, k;
   bool aligned = true;  // A, B, C 16-byte aligned with leading dimensions multiples of 4
+  std::int64_t batch = 1;  // a strided batch of matrices one after another
 };
 
 std::vector<Call> calls() {
@@ -47,6 +48,11 @@ std::vector<Call> calls() {
     v.push_back({row, Op::N, Op::N, m, n, k});
   v.push_back({row, Op::N, Op::N, 128, 128, std::int64_t(1) << 22});
   v.push_back({row, Op::N, Op::N, 1, 64, 4096});
+  // Strided batches: attention-like, many small matrices, large matrices.
+  for (auto [b, m, n, k] : {std::tuple<std::int64_t, std::int64_t, std::int64_t, std::int64_t>{64, 197, 768, 768},
+                            {512, 128, 128, 64}, {96, 512, 64, 512}, {1024, 64, 64, 64}, {4096, 16, 16, 16},
+                            {32, 1024, 1024, 1024}, {16, 2048, 2048, 2048}})
+    v.push_back({row, Op::N, Op::N, m, n, k, true, b});
   return v;
 }
 
@@ -54,7 +60,7 @@ std::string describe(const Call& c) {
   std::ostringstream o;
   o << (c.layout == Layout::RowMajor ? "row" : "col") << ' ' << (c.op_a == Op::N ? 'N' : 'T')
     << (c.op_b == Op::N ? 'N' : 'T') << ' ' << c.m << 'x' << c.n << 'x' << c.k
-    << (c.aligned ? "" : " unaligned");
+    << (c.aligned ? "" : " unaligned") << (c.batch > 1 ? " batch " + std::to_string(c.batch) : "");
   return o.str();
 }
 
@@ -72,7 +78,12 @@ detail::Canonical canonical(const Call& c) {
   const auto base = std::uintptr_t(1) << 30;
   const auto* a = reinterpret_cast<const float*>(base + (c.aligned ? 0 : 4));
   const Problem p{c.layout, c.op_a, c.op_b, c.m, c.n, c.k, a, lda, a, ldb, const_cast<float*>(a), ldc};
-  return detail::to_canonical(p, 1.0f, 0.0f);
+  detail::Canonical q = detail::to_canonical(p, 1.0f, 0.0f);
+  if (c.batch > 1) {  // matrices one after another (row-major, as the batch rows are)
+    q.batch = c.batch;
+    q.stride_a = q.m * q.lda, q.stride_b = q.k * q.ldb, q.stride_c = q.m * q.ldc;
+  }
+  return q;
 }
 
 std::string golden_path() { return std::string(SGEMM_SOURCE_DIR) + "/tests/host/dispatch_golden.tsv"; }
