@@ -10,16 +10,12 @@
 #include "batched.hpp"
 #include "device_facts.hpp"
 #include "dispatch/dispatch.hpp"
+#include "pairs.hpp"
 #include "reference/harness.hpp"
 #include "runtime/device.hpp"
-#include "timer.hpp"
 
 namespace sgemm::bench {
 namespace {
-
-const char* math_flag(Math m) {
-  return m == Math::Fp32 ? "fp32" : m == Math::Fp32Tf32x3 ? "tf32x3" : "tf32";
-}
 
 __global__ void fill_uniform(float* x, std::int64_t count, std::uint64_t seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
@@ -87,11 +83,6 @@ Verdict judge_c(Buffers& buf, const BatchedCall& call, Math math) {
 }
 
 cublasOperation_t cublas_op(Op op) { return op == Op::N ? CUBLAS_OP_N : CUBLAS_OP_T; }
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -207,13 +198,10 @@ int run_batched_suite(const BenchOptions& o, const DeviceFacts& facts) {
                  : pass              ? "PASS"
                                      : "FAIL " + std::to_string(v.bad) + " elements over the bound";
       failed |= !pass;
-      for (int i = 0; i < 2; ++i) theirs(), ours();
-      std::vector<double> ratios, ms, cublas_ms;
-      for (int i = 0; i < o.pairs && s == Status::Success; ++i) {
-        const double t_theirs = timer.time(theirs, flush), t_ours = timer.time(ours, flush);
-        cublas_ms.push_back(t_theirs), ms.push_back(t_ours), ratios.push_back(t_theirs / t_ours);
+      if (s == Status::Success) {
+        const PairTimes t = time_pairs(timer, theirs, ours, o.pairs, flush);
+        r.ratio = t.ratio, r.ms = t.ours_ms, r.cublas_ms = t.theirs_ms;
       }
-      if (!ratios.empty()) r.ratio = median(ratios), r.ms = median(ms), r.cublas_ms = median(cublas_ms);
       std::printf("%-36s %-7s %-24s %9.4f %9.4f %8.4f %9.2e %9.2e %s\n", describe(bc).c_str(),
                   math_flag(math), r.kernel.c_str(), r.ms, r.cublas_ms, r.ratio, r.err,
                   r.cublas_err, r.status.c_str());
@@ -221,20 +209,9 @@ int run_batched_suite(const BenchOptions& o, const DeviceFacts& facts) {
       if (!named) rows.push_back(r);
     }
   }
-  std::printf("\n%-7s %6s %10s %10s  %s\n", "math", "calls", "geomean", "worst", "worst call");
-  for (Math math : maths) {
-    double log_sum = 0, worst = 1e30;
-    int count = 0;
-    std::string worst_call;
-    for (const Row& r : rows)
-      if (r.math == math && r.ratio > 0) {
-        log_sum += std::log(r.ratio), ++count;
-        if (r.ratio < worst) worst = r.ratio, worst_call = describe(r.call);
-      }
-    if (count)
-      std::printf("%-7s %6d %10.4f %10.4f  %s\n", math_flag(math), count,
-                  std::exp(log_sum / count), worst, worst_call.c_str());
-  }
+  std::vector<Ratio> ratios;
+  for (const Row& r : rows) ratios.push_back({r.math, r.ratio, describe(r.call)});
+  print_means(ratios, maths, "calls", "call");
   if (!o.csv_path.empty()) {
     std::ofstream out(o.csv_path);
     out << "device,date,batch,op_a,op_b,m,n,k,shared_b,math,auto_kernel,ms,cublas_ms,ratio_median,"

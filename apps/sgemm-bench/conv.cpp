@@ -18,19 +18,15 @@
 #include "device_facts.hpp"
 #include "dispatch/conv.hpp"
 #include "dispatch/dispatch.hpp"
+#include "pairs.hpp"
 #include "reference/conv_reference.hpp"
 #include "runtime/device.hpp"
-#include "timer.hpp"
 #endif
 
 namespace sgemm::bench {
 
 #if SGEMM_BENCH_CUDNN
 namespace {
-
-const char* math_flag(Math m) {
-  return m == Math::Fp32 ? "fp32" : m == Math::Fp32Tf32x3 ? "tf32x3" : "tf32";
-}
 
 // A cuDNN call that failed: its row says so, and the suite goes on with the next math.
 struct CudnnFailure : std::runtime_error {
@@ -201,11 +197,6 @@ struct ConvRow {
   std::string status;
 };
 
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
-
 double tflops(const Conv2dShape& shape, double ms) {
   return ms > 0 ? conv_flops(shape) / (ms * 1e-3) / 1e12 : 0;
 }
@@ -340,22 +331,15 @@ int run_conv_suite(const BenchOptions& o, const DeviceFacts& facts) {
           failed = true;
         }
         if (s == Status::Success) {
-          // Warm-up, then pairs: each call timed alone with events, cuDNN first, then ours.
-          std::vector<double> ratios, ms, cudnn_ms;
-          for (int i = 0; i < 2; ++i) {
-            if (cudnn) theirs();
-            ours();
+          if (cudnn) {
+            const PairTimes t = time_pairs(timer, theirs, ours, o.pairs, flush);
+            r.ratio = t.ratio, r.ms = t.ours_ms, r.cudnn_ms = t.theirs_ms;
+          } else {  // no baseline: ours alone
+            std::vector<double> ms;
+            for (int i = 0; i < 2; ++i) ours();
+            for (int i = 0; i < o.pairs; ++i) ms.push_back(timer.time(ours, flush));
+            r.ms = median(ms);
           }
-          for (int i = 0; i < o.pairs; ++i) {
-            if (!cudnn) {  // no baseline: ours alone
-              ms.push_back(timer.time(ours, flush));
-              continue;
-            }
-            const double t_theirs = timer.time(theirs, flush), t_ours = timer.time(ours, flush);
-            cudnn_ms.push_back(t_theirs), ms.push_back(t_ours), ratios.push_back(t_theirs / t_ours);
-          }
-          r.ms = median(ms);
-          if (cudnn) r.ratio = median(ratios), r.cudnn_ms = median(cudnn_ms);
         }
         std::printf("%-12s %-28s %-7s %-30s %9.4f %9.4f %-22s %8.2f %8.2f %8.4f %9.2e %9.2e %s\n",
                     layer.name.c_str(), describe(layer.shape).c_str(), math_flag(math),
@@ -367,20 +351,11 @@ int run_conv_suite(const BenchOptions& o, const DeviceFacts& facts) {
       }
     }
   }
-  std::printf("\n%-7s %6s %10s %10s  %s\n", "math", "layers", "geomean", "worst", "worst layer");
-  for (Math math : maths) {
-    double log_sum = 0, worst = 1e30;
-    int count = 0;
-    std::string worst_layer;
-    for (const ConvRow& r : rows)
-      if (r.run == "auto" && r.math == math && r.ratio > 0) {
-        log_sum += std::log(r.ratio), ++count;
-        if (r.ratio < worst) worst = r.ratio, worst_layer = r.layer.name + " " + describe(r.layer.shape);
-      }
-    if (count)
-      std::printf("%-7s %6d %10.4f %10.4f  %s\n", math_flag(math), count, std::exp(log_sum / count),
-                  worst, worst_layer.c_str());
-  }
+  std::vector<Ratio> ratios;  // auto's rows only
+  for (const ConvRow& r : rows)
+    if (r.run == "auto")
+      ratios.push_back({r.math, r.ratio, r.layer.name + " " + describe(r.layer.shape)});
+  print_means(ratios, maths, "layers", "layer");
   if (!o.csv_path.empty()) {
     std::ofstream out(o.csv_path);
     out << "device,date,cudnn,layer,n,h,w,c,k,r,s,pad_h,pad_w,stride_h,stride_w,dilation_h,"

@@ -13,17 +13,13 @@
 #include "bandwidth.hpp"
 #include "device_facts.hpp"
 #include "dispatch/dispatch.hpp"
+#include "pairs.hpp"
 #include "reference/harness.hpp"
 #include "runtime/device.hpp"
-#include "timer.hpp"
 
 namespace sgemm::bench {
 
 namespace {
-
-const char* math_flag(Math m) {
-  return m == Math::Fp32 ? "fp32" : m == Math::Fp32Tf32x3 ? "tf32x3" : "tf32";
-}
 
 struct SuiteRow {
   SuiteCall call;
@@ -34,11 +30,6 @@ struct SuiteRow {
   bool memory_bound = false, pass = false;
   std::string status;
 };
-
-double median(std::vector<double> v) {
-  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
-  return v[v.size() / 2];
-}
 
 }  // namespace
 
@@ -110,18 +101,8 @@ int run_suite(const BenchOptions& o, const DeviceFacts& facts) {
       r.pass = v.pass && (math != Math::Fp32Tf32x3 || r.err_ours <= 2 * r.err_cublas);
       r.status = r.pass ? "PASS" : "FAIL " + v.detail;
       failed |= !r.pass;
-      // Warm-up, then pairs: each call timed alone with events, cuBLAS first, then ours.
-      for (int i = 0; i < 2; ++i) theirs(), ours();
-      std::vector<double> ratios, ours_ms, theirs_ms;
-      for (int i = 0; i < o.pairs; ++i) {
-        const double t_theirs = timer.time(theirs, flush), t_ours = timer.time(ours, flush);
-        theirs_ms.push_back(t_theirs);
-        ours_ms.push_back(t_ours);
-        ratios.push_back(t_theirs / t_ours);
-      }
-      r.ratio = median(ratios);
-      r.ours_ms = median(ours_ms);
-      r.cublas_ms = median(theirs_ms);
+      const PairTimes t = time_pairs(timer, theirs, ours, o.pairs, flush);
+      r.ratio = t.ratio, r.ours_ms = t.ours_ms, r.cublas_ms = t.theirs_ms;
       r.memory_bound = std::min(sc.m, sc.n) <= 16 && std::max(sc.m, sc.n) >= 1024 && sc.k >= 1024;
       const double operand_bytes =
           4.0 * double(ref::storage_a(c).elements() + ref::storage_b(c).elements());
@@ -142,21 +123,9 @@ int run_suite(const BenchOptions& o, const DeviceFacts& facts) {
                   read_tbs);
     std::printf("\n");
   }
-  std::printf("\n%-7s %6s %10s %10s  %s\n", "math", "calls", "geomean", "worst", "worst call");
-  for (Math math : maths) {
-    double log_sum = 0, worst = 1e30;
-    int count = 0;
-    std::string worst_call;
-    for (const SuiteRow& r : rows)
-      if (r.math == math && r.ratio > 0) {
-        log_sum += std::log(r.ratio);
-        ++count;
-        if (r.ratio < worst) worst = r.ratio, worst_call = describe(r.call);
-      }
-    if (count)
-      std::printf("%-7s %6d %10.4f %10.4f  %s\n", math_flag(math), count, std::exp(log_sum / count),
-                  worst, worst_call.c_str());
-  }
+  std::vector<Ratio> ratios;
+  for (const SuiteRow& r : rows) ratios.push_back({r.math, r.ratio, describe(r.call)});
+  print_means(ratios, maths, "calls", "call");
   if (!o.csv_path.empty()) {
     std::ofstream out(o.csv_path);
     out << "device,date,group,layout,op_a,op_b,m,n,k,pad,unaligned,math,auto_kernel,ms,cublas_ms,"
