@@ -17,15 +17,6 @@
 namespace sgemm::bench {
 namespace {
 
-__global__ void fill_uniform(float* x, std::int64_t count, std::uint64_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t h = (i + 1) * 0x9e3779b97f4a7c15ull ^ seed;
-    h ^= h >> 31, h *= 0xbf58476d1ce4e5b9ull, h ^= h >> 29;
-    x[i] = float(h >> 40) * 0x1p-23f - 1.0f;  // uniform in [-1, 1)
-  }
-}
-
 __global__ void widen(const float* x, double* wide, double* abs_wide, std::int64_t count) {
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
        i += std::int64_t(gridDim.x) * blockDim.x)
@@ -124,8 +115,8 @@ int run_batched_suite(const BenchOptions& o, const DeviceFacts& facts) {
     check(cudaMalloc(&buf.abs_ref, 8 * buf.c_count), "cudaMalloc");
     check(cudaMalloc(&buf.bad, sizeof *buf.bad), "cudaMalloc");
     check(cudaMalloc(&buf.sums, 2 * sizeof *buf.sums), "cudaMalloc");
-    fill_uniform<<<kBlocks, kThreads>>>(buf.a, buf.a_count, 0xa0 + ci);
-    fill_uniform<<<kBlocks, kThreads>>>(buf.b, buf.b_count, 0xb0 + ci);
+    ref::fill_uniform(buf.a, buf.a_count, 0xa0 + ci);
+    ref::fill_uniform(buf.b, buf.b_count, 0xb0 + ci);
     {  // the float64 reference, and |A||B| for the bound
       double *a64, *b64, *abs_a, *abs_b;
       check(cudaMalloc(&a64, 8 * buf.a_count), "cudaMalloc");

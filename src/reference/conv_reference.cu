@@ -22,16 +22,6 @@ unsigned blocks_for(std::int64_t n) {
   return unsigned(std::clamp<std::int64_t>((n + kThreads - 1) / kThreads, 1, 1 << 16));
 }
 
-__global__ void fill_kernel(float* v, std::int64_t count, std::uint64_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < count;
-       i += std::int64_t(gridDim.x) * blockDim.x) {
-    std::uint64_t z = seed + 0x9e3779b97f4a7c15ull * std::uint64_t(i + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    v[i] = float((z ^ (z >> 31)) >> 40) * 0x1p-23f - 1.0f;
-  }
-}
-
 // One thread per output element: the direct definition, in float64.
 __global__ void reference_kernel(Conv2dShape sh, std::int64_t p_out, std::int64_t q_out,
                                  const float* x, const float* w, double* ref, double* abs_ref) {
@@ -109,10 +99,9 @@ ConvBuffers::~ConvBuffers() {
 }
 
 void ConvBuffers::fill_random(std::uint64_t seed) {
-  fill_kernel<<<blocks_for(x_count_), kThreads>>>(x_, x_count_, seed * 3 + 1);
-  fill_kernel<<<blocks_for(w_count_), kThreads>>>(w_, w_count_, seed * 3 + 2);
-  fill_kernel<<<blocks_for(y_count_), kThreads>>>(y0_, y_count_, seed * 3 + 3);
-  check(cudaGetLastError(), "fill");
+  fill_uniform(x_, x_count_, seed * 3 + 1);
+  fill_uniform(w_, w_count_, seed * 3 + 2);
+  fill_uniform(y0_, y_count_, seed * 3 + 3);
   has_reference_ = false;
   reset_y();
 }

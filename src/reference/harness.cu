@@ -405,6 +405,20 @@ bool CaseBuffers::c_untouched() const {
   return true;
 }
 
+namespace {
+__global__ void fill_uniform_kernel(float* x, std::int64_t count, std::uint64_t seed) {
+  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+  for (std::int64_t i = std::int64_t(blockIdx.x) * blockDim.x + threadIdx.x; i < count; i += step)
+    x[i] = uniform_pm1(seed, i);
+}
+}  // namespace
+
+void fill_uniform(float* x, std::int64_t count, std::uint64_t seed) {
+  if (count == 0) return;
+  fill_uniform_kernel<<<blocks_for(count), kThreads>>>(x, count, seed);
+  check(cudaGetLastError(), "fill_uniform");
+}
+
 cublasStatus_t cublas_sgemm(cublasHandle_t handle, const GemmCase& c, const float* a,
                             const float* b, float* cmat, bool tf32) {
   const GemmCase t = with_tight_lds(c);

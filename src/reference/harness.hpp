@@ -115,6 +115,10 @@ class CaseBuffers {
 double unit_roundoff(Math math);
 double underflow_unit(Math math);
 
+// x[0, count) uniform in [-1, 1) from `seed`, on the default stream: what the suites and the
+// convolution reference fill dense buffers with.
+void fill_uniform(float* x, std::int64_t count, std::uint64_t seed);
+
 // cuBLAS SGEMM (CUBLAS_COMPUTE_32F, or CUBLAS_COMPUTE_32F_FAST_TF32 when `tf32`) for a case.
 cublasStatus_t cublas_sgemm(cublasHandle_t handle, const GemmCase& c, const float* a,
                             const float* b, float* cmat, bool tf32 = false);
