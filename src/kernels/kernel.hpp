@@ -58,6 +58,18 @@ struct Canonical {
     q.batch = 1;
     return q;
   }
+
+  // C^T = B^T A^T as a problem of its own: m and n, A and B swap places, and its row-major
+  // (n x m) result is C stored column-major, C(i, j) at c[j * ldc + i]. Kernels that want the
+  // small dimension of C in their rows compute a call this way.
+  SGEMM_HOST_DEVICE Canonical transposed() const {
+    Canonical q = *this;
+    q.m = n, q.n = m;
+    q.a = b, q.lda = ldb, q.a_k_major = b_k_major;
+    q.b = a, q.ldb = lda, q.b_k_major = a_k_major;
+    q.stride_a = stride_b, q.stride_b = stride_a;
+    return q;
+  }
 };
 
 Canonical to_canonical(const Problem& p, float alpha = 1.0f, float beta = 0.0f);

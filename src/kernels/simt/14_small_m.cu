@@ -14,13 +14,14 @@
 //   step multiplies one float4 of B by one value of A per row, read by the whole warp at once
 //   (a broadcast); the warps' sums meet in shared memory.
 // - Where one pass over the columns does not fill the GPU, k is also split over blocks
-//   (grid.y); each block writes its partial sums to the workspace, and a second kernel adds them
-//   in a fixed order, so that the result does not depend on timing.
+//   (grid.y); each block writes its partial sums to the workspace, and split_sum adds them in a
+//   fixed order, so that the result does not depend on timing.
 // - n <= 64 with many rows is the same call transposed: C^T = B^T A^T, stored with C's rows as
 //   its columns (kColMajorC).
 #include <algorithm>
 #include <cstdint>
 
+#include "kernels/epilogue/split_sum.cuh"
 #include "kernels/epilogue/store.cuh"
 #include "kernels/kernel.hpp"
 #include "runtime/launch.hpp"
@@ -266,29 +267,13 @@ __global__ void __launch_bounds__(kThreads) simt_14_small_m_kernel(const SmallM 
     axpy_columns<kRows>(s);
 }
 
-// C = alpha (sum of the splits' partial sums, in split order) + beta C. (A helper kernel: its
-// name is outside the registry's naming rule.)
-__global__ void __launch_bounds__(kThreads) simt14_split_sum_kernel(const SmallM s) {
-  const std::int64_t total = s.p.m * s.p.n;
-  for (std::int64_t e = std::int64_t(blockIdx.x) * kThreads + threadIdx.x; e < total;
-       e += std::int64_t(gridDim.x) * kThreads) {
-    float sum = 0.0f;
-    for (int split = 0; split < s.splits; ++split) sum += s.partial[split * total + e];
-    store_c(&c_at(s, e / s.p.n, e % s.p.n), sum, s.p.alpha, s.p.beta);
-  }
-}
-
 // --- host side ---------------------------------------------------------------------------------
 
 // The call as this rung computes it: as it is when m is small, transposed when n is.
 SmallM oriented(const Canonical& p) {
   SmallM s{};
-  s.p = p;
-  if (p.m > kMaxRows) {
-    s.p = {p.n, p.m, p.k, p.alpha, p.beta, p.b, p.ldb, p.b_k_major, p.a, p.lda, p.a_k_major,
-           p.c, p.ldc};
-    s.col_major_c = true;
-  }
+  s.col_major_c = p.m > kMaxRows;
+  s.p = s.col_major_c ? p.transposed() : p;
   return s;
 }
 
@@ -377,9 +362,9 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
               std::size_t(dot_block_rows(s.row_groups, kRows)) * kKChunk * sizeof(float));
   });
   if (err || s.splits == 1) return err;
-  const std::int64_t blocks = std::min<std::int64_t>(ceil_div(s.p.m * s.p.n, kThreads),
-                                                     8 * std::int64_t(args.device.sms));
-  return launch_kernel(simt14_split_sum_kernel, unsigned(blocks), kThreads, 0, args.stream, s);
+  return split_sum({s.partial, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c, s.p.alpha,
+                    s.p.beta, nullptr},
+                   args.device, args.stream);
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "kernels/arch/cp_async.cuh"
+#include "kernels/arch/mma_sync.cuh"
 #include "kernels/epilogue/store.cuh"
 #include "kernels/operand.cuh"
 #include "kernels/pipeline/tile_order.cuh"
@@ -53,16 +54,6 @@ __device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(addr));
-}
-
-// d += a * b on one 16 x 8 x 8 TF32 tile.
-__device__ __forceinline__ void mma_tf32(float (&d)[4], const std::uint32_t (&a)[4],
-                                         std::uint32_t b0, std::uint32_t b1) {
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 "
-      "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
 
 template <Tf32Mode kMode>
