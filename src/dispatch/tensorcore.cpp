@@ -1,5 +1,6 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
+// tc-05 takes the calls with a few rows (or columns), bound by the read of the other operand.
 // tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile kernel, but
 // its passes over A and B cost more than they save below the sizes in its rules; tc-03 reads A
 // and B in place and takes the rest; tc-02 and tc-01 take the layouts and alignments tc-03
@@ -9,6 +10,7 @@
 #include <array>
 #include <span>
 
+#include "api/registry.hpp"
 #include "dispatch/policy.hpp"
 
 namespace sgemm::detail {
@@ -51,22 +53,57 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
   return "a batch: rung 10's FP32 batched grid is faster and at least as accurate";
 }
 
-// With m or n small a call is bound by the read of its large operand, or nearly: the FP32 kernel
-// that streams it (more accurate than either tensor-core math) takes it, up to 32 rows in 3xTF32
-// and 16 in Tf32. Measured on an H200 against tc-02 at m = 32 and 64 (n = 11008 or 4096, k =
-// 4096 or 11008, row-major NT): 3xTF32 0.24 against 0.29 ms at m = 32, 0.45 against 0.29 at
-// m = 64; Tf32 0.24 against 0.09 ms at m = 32.
+// With m or n at most 64 a call is bound by the read of its large operand, or nearly (rung 14's
+// file). Measured on an H200 (sgemm-bench and --suite, n and k 4096 to 28672, row-major NN, NT):
+// - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
+//   (1 x 11008 x 4096 NT: 0.051 against tc-05's 0.063 ms); tc-05 up to 32 rows (16 x 4096 x 4096
+//   NN 0.038 against tc-03's 0.060 ms; 32 x 4096 x 11008 NT 0.075 against tc-02's 0.21). At 64
+//   rows its mma.sync work outweighs the read and tc-03's wgmma is faster (0.055 against 0.087
+//   ms at 64 x 4096 x 4096 NN); tc-05 keeps the 64-row calls tc-03 cannot take (NT: 0.13 against
+//   tc-02's 0.21 ms at 64 x 4096 x 11008).
+// - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
+//   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
+//   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
+//   0.5x against 1.04x cuBLAS); from there tc-03 where it runs (32 x 16384 x 8192 NN: 0.25
+//   against tc-05's 0.44 ms), tc-05 where it does not (32 x 4096 x 11008 NT: 0.15 against rung
+//   14's 0.21 and tc-02's 0.52 ms).
+constexpr std::int64_t kSmallRows = 64;
+bool large_operand_k_major(const Canonical& p) {
+  return p.m <= kSmallRows ? p.b_k_major : p.a_k_major;
+}
+std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
+  if (std::min(p.m, p.n) <= 4) return {};
+  return "above 4 rows: tc-05's tensor cores are faster";
+}
+std::string_view tc05_tf32_unsuited(const Canonical& p, const Device& device) {
+  const std::int64_t rows = std::min(p.m, p.n);
+  if (rows <= 32) return {};
+  if (rows > kSmallRows) return "m and n above 64: the tiled kernels";
+  if (find_kernel("tc-03-wgmma-rs-tf32")->why_not(p, device).empty())
+    return "33 to 64 rows that tc-03 takes: its wgmma work is faster";
+  return {};
+}
+std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
+  const std::int64_t rows = std::min(p.m, p.n);
+  if (rows <= 8 || (rows <= 16 && !large_operand_k_major(p))) return {};
+  if (rows <= kSmallRows && double(p.m) * double(p.n) * double(p.k) < 0x1p24) return {};
+  return "above 8 rows (16 with an N-major large operand) and 2^24 products: the tensor cores "
+         "are faster";
+}
+
 constexpr std::array kTf32Rules = {
-    Rule{"simt-14-small-m", small_m_unsuited<16>},
+    Rule{"simt-14-small-m", rung14_tf32_unsuited},
+    Rule{"tc-05-mma-small-m-tf32", tc05_tf32_unsuited},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
     Rule{"tc-03-wgmma-rs-tf32"},
     Rule{"tc-02-wgmma-tf32", tf32_batch_unsuited},
     Rule{"tc-01-mma-sync-tf32", tf32_batch_unsuited},
 };
 constexpr std::array kTf32x3Rules = {
-    Rule{"simt-14-small-m", small_m_unsuited<32>},
+    Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
     Rule{"tc-03-wgmma-rs-tf32x3"},
+    Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<kSmallRows>},
     Rule{"tc-02-wgmma-tf32x3", tc02_tf32x3_batch_unsuited},
     Rule{"tc-01-mma-sync-tf32x3", tc01_tf32x3_unsuited},
 };

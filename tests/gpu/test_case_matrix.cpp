@@ -202,12 +202,17 @@ TEST_P(CaseMatrix, SanitizerShapes) {
 // A row of tiles and a long k, for compute-sanitizer: rung 13 and tc-03 (both modes) cut them
 // all along k over 132 SMs (pipeline/tail_split.cuh), with ranges that cross tiles' edges and
 // fixups that add dozens of partial sums; beta == 0 with aligned rows sends tc-03's stores
-// through TMA. Every kernel runs it; scripts/gpu-check runs it under the sanitizers only for the
-// kernels with a tail split (under racecheck, every tiled kernel together took 281 s on it).
+// through TMA. The small-M kernels (rung 14, tc-05) split k over blocks on the same calls, whose
+// last block adds the ranges (epilogue/split_sum.cuh); the second call, transposed with
+// beta != 0, sends tc-05's 3xTF32 sums through split_sum instead. Every kernel runs them;
+// scripts/gpu-check runs them under the sanitizers only for the kernels that split k (under
+// racecheck, every tiled kernel together took 281 s on the first).
 TEST_P(CaseMatrix, SanitizerTailShapes) {
   const KernelInfo& k = info(GetParam());
   const ref::GemmCase long_k{Layout::RowMajor, Op::N, Op::N, 8, 1400, 2700, -0.5f, 0.0f};
   check(with_lds(long_k, 0, k), 5100);
+  const ref::GemmCase tall{Layout::RowMajor, Op::N, Op::T, 1400, 37, 2700, -0.5f, 0.75f};
+  check(with_lds(tall, 0, k), 5101);
 }
 
 // The tail split (pipeline/tail_split.cuh) on 132 SMs (H100 SXM, H200), with whole tiles before

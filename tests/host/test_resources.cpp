@@ -72,6 +72,7 @@ constexpr Claim kClaims[] = {
     {"tc-02",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-03",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-04",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
+    {"tc-05",   kNoSpill},
 };
 // clang-format on
 
