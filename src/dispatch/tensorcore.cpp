@@ -1,16 +1,15 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
-// tc-05 takes the calls with a few rows (or columns), bound by the read of the other operand.
-// tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile kernel, but
-// its passes over A and B cost more than they save below the sizes in its rules; tc-03 reads A
-// and B in place and takes the rest; tc-02 and tc-01 take the layouts and alignments tc-03
+// Rung 14 and tc-05 take the calls with a few rows (or columns), bound by the read of the other
+// operand. tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile
+// kernel, but its passes over A and B cost more than they save below the sizes in its rules;
+// tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
 // cannot. After them come the FP32 kernels: FP32 arithmetic is at least as accurate as both
 // tensor-core maths, so a call no tensor-core kernel supports still runs.
 #include <algorithm>
 #include <array>
 #include <span>
 
-#include "api/registry.hpp"
 #include "dispatch/policy.hpp"
 
 namespace sgemm::detail {
@@ -56,17 +55,17 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
 // With m or n at most 64 a call is bound by the read of its large operand, or nearly (rung 14's
 // file). Measured on an H200 (sgemm-bench and --suite, n and k 4096 to 28672, row-major NN, NT):
 // - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
-//   (1 x 11008 x 4096 NT: 0.051 against tc-05's 0.063 ms); tc-05 up to 32 rows (16 x 4096 x 4096
-//   NN 0.038 against tc-03's 0.060 ms; 32 x 4096 x 11008 NT 0.075 against tc-02's 0.21). At 64
-//   rows its mma.sync work outweighs the read and tc-03's wgmma is faster (0.055 against 0.087
-//   ms at 64 x 4096 x 4096 NN); tc-05 keeps the 64-row calls tc-03 cannot take (NT: 0.13 against
-//   tc-02's 0.21 ms at 64 x 4096 x 11008).
+//   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 32 rows (16 x
+//   4096 x 4096 NN 0.038 against tc-03's 0.060 ms; 32 x 4096 x 11008 NT 0.075 against tc-03's
+//   0.14), and up to 64 with a K-major large operand (64 x 11008 x 4096 NT 0.126 against tc-03's
+//   0.148 ms). At 64 rows with an N-major one tc-03's wgmma is faster (0.055 against 0.087 ms at
+//   64 x 4096 x 4096 NN).
 // - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
 //   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
 //   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
-//   0.5x against 1.04x cuBLAS); from there tc-03 where it runs (32 x 16384 x 8192 NN: 0.25
-//   against tc-05's 0.44 ms), tc-05 where it does not (32 x 4096 x 11008 NT: 0.15 against rung
-//   14's 0.21 and tc-02's 0.52 ms).
+//   0.64x against tc-03's 0.51x cuBLAS); tc-05 up to 16 rows (16 x 11008 x 4096 NT: 1.18x
+//   against tc-03's 0.92x cuBLAS SGEMM); from 17 rows tc-03 (32 x 11008 x 4096 NT 1.23x against
+//   tc-05's 0.97x, 64 rows 1.35x against 0.65x).
 constexpr std::int64_t kSmallRows = 64;
 bool large_operand_k_major(const Canonical& p) {
   return p.m <= kSmallRows ? p.b_k_major : p.a_k_major;
@@ -75,13 +74,10 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
   if (std::min(p.m, p.n) <= 4) return {};
   return "above 4 rows: tc-05's tensor cores are faster";
 }
-std::string_view tc05_tf32_unsuited(const Canonical& p, const Device& device) {
+std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
-  if (rows <= 32) return {};
-  if (rows > kSmallRows) return "m and n above 64: the tiled kernels";
-  if (find_kernel("tc-03-wgmma-rs-tf32")->why_not(p, device).empty())
-    return "33 to 64 rows that tc-03 takes: its wgmma work is faster";
-  return {};
+  if (rows <= 32 || (rows <= kSmallRows && large_operand_k_major(p))) return {};
+  return "above 32 rows (64 with a K-major large operand): the tile kernels are faster";
 }
 std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
@@ -101,9 +97,9 @@ constexpr std::array kTf32Rules = {
 };
 constexpr std::array kTf32x3Rules = {
     Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
+    Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<16>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
     Rule{"tc-03-wgmma-rs-tf32x3"},
-    Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<kSmallRows>},
     Rule{"tc-02-wgmma-tf32x3", tc02_tf32x3_batch_unsuited},
     Rule{"tc-01-mma-sync-tf32x3", tc01_tf32x3_unsuited},
 };

@@ -6,9 +6,10 @@
 //   wgmma may come from registers, in any layout the threads can load. So this rung computes
 //   the transposed product, C^T = B^T A^T: B^T is the register operand (the wgmma M side, 64
 //   columns of C per consumer warpgroup) and A is the shared-memory operand (the wgmma N side,
-//   all kBM rows of C). TMA brings B in as it lies in memory, FP32 and N-major; each consumer
-//   thread loads its fragment with two 8-byte shared loads per k8 step and rounds it to TF32 —
-//   or, for 3xTF32, splits it into big and small parts — in registers.
+//   all kBM rows of C). TMA brings B in as it lies in memory, FP32; each consumer thread loads
+//   its fragment with two 8-byte shared loads per k8 step from an N-major B (four 4-byte loads
+//   from a K-major one, the weight of nn.Linear) and rounds it to TF32 — or, for 3xTF32, splits
+//   it into big and small parts — in registers.
 // - Which column of C a fragment row holds is ours to choose, as long as the epilogue agrees.
 //   Rows g and g + 8 of each warp's 16 hold two adjacent columns (one 8-byte load), and the 8
 //   pairs of a warp are spread over the 128-byte swizzle so that each half-warp's 16 loads hit
@@ -16,7 +17,7 @@
 // - A is read from the user's memory when it is K-major, through a TFLOAT32 tensor map that
 //   rounds it on the way exactly as the pack would; in 3xTF32 mode that is A's big part, and
 //   only the small part is packed. An A of another layout is packed (both parts). B needs
-//   16-byte aligned, N-major rows (why_not says so otherwise; rung 02 takes those calls).
+//   16-byte aligned rows in either layout (why_not says so otherwise; rung 02 takes those calls).
 // - 3xTF32: all three products of a k-tile go into one fresh accumulator, the two cross terms
 //   first (their sum stays small, so it keeps its low bits), then big*big; the fresh sum is
 //   added to the FP32 running sum once per 32-deep k-tile. One fresh set instead of rung 02's
@@ -119,8 +120,9 @@ __device__ __forceinline__ int fragment_col_in_box(int warp, int group) {
   return (warp % 2) * 8 + (group / 4) * 4 + (group % 4 / 2) * 16 + (group % 2) * 2;
 }
 
-// kTail = false: the whole tiles; true: the tail's pieces (pipeline/tail_split.cuh).
-template <Tf32Mode kMode, bool kTail>
+// kTail = false: the whole tiles; true: the tail's pieces (pipeline/tail_split.cuh). kBKMajor:
+// B's rows run along k (row-major NT), else along n.
+template <Tf32Mode kMode, bool kTail, bool kBKMajor>
 __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& tmap_a,
                                          const CUtensorMap& tmap_a_small,
                                          const CUtensorMap& tmap_b, const CUtensorMap& tmap_c,
@@ -165,9 +167,13 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
           tma_load(a_tile(s, 0), tmap_a, kt * kBK, row_a, 0, ring.full(s));
           if constexpr (kParts == 2)
             tma_load(a_tile(s, 1), tmap_a_small, kt * kBK, row_a, 0, ring.full(s));
-          for (int box = 0; box < kBN / kBBox; ++box)
-            tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
-                     ring.full(s));
+          if constexpr (kBKMajor) {
+            tma_load(b_tile(s), tmap_b, kt * kBK, col_b, 0, ring.full(s));
+          } else {
+            for (int box = 0; box < kBN / kBBox; ++box)
+              tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+                       ring.full(s));
+          }
         }
       };
       if constexpr (kTail) {
@@ -194,6 +200,9 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     return box * kBBoxBytes + swizzled_offset(k_row, col_in_box);
   };
   const int offset_lo = fragment_offset(in_group), offset_hi = fragment_offset(in_group + 4);
+  // A K-major B arrives as one box of kBN rows (columns of C) x 32 k: the fragment's four
+  // values lie in rows col and col + 1, at k = in_group and in_group + 4 of each k8 step.
+  auto k_major_offset = [&](int row, int k) { return swizzled_offset(row, k); };
 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
@@ -205,9 +214,18 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
     const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
 #pragma unroll
     for (int ks = 0; ks < kK8Steps; ++ks) {
-      const float2 lo = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_lo);
-      const float2 hi = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_hi);
-      const float raw[4] = {lo.x, lo.y, hi.x, hi.y};
+      float raw[4];
+      if constexpr (kBKMajor) {
+        const int k = ks * kWgmmaK + in_group;
+        raw[0] = *reinterpret_cast<const float*>(b + k_major_offset(col, k));
+        raw[1] = *reinterpret_cast<const float*>(b + k_major_offset(col + 1, k));
+        raw[2] = *reinterpret_cast<const float*>(b + k_major_offset(col, k + 4));
+        raw[3] = *reinterpret_cast<const float*>(b + k_major_offset(col + 1, k + 4));
+      } else {
+        const float2 lo = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_lo);
+        const float2 hi = *reinterpret_cast<const float2*>(b + ks * kWgmmaK * 128 + offset_hi);
+        raw[0] = lo.x, raw[1] = lo.y, raw[2] = hi.x, raw[3] = hi.y;
+      }
 #pragma unroll
       for (int i = 0; i < 4; ++i) {
         const float rounded = to_tf32(raw[i]);
@@ -396,7 +414,7 @@ __global__ void __launch_bounds__(kTailSumThreads)
 #endif
 }
 
-template <bool kTail>
+template <bool kTail, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32x3_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                  const __grid_constant__ CUtensorMap tmap_a_small,
@@ -404,10 +422,10 @@ __global__ void __launch_bounds__(kThreads, 1)
                                  const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
                                  const Tf32Operands ops, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32x3, kTail>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
+  rs_tiles<Tf32Mode::Tf32x3, kTail, kBKMajor>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
 #endif
 }
-template <bool kTail>
+template <bool kTail, bool kBKMajor>
 __global__ void __launch_bounds__(kThreads, 1)
     tc_03_wgmma_rs_tf32_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                                const __grid_constant__ CUtensorMap tmap_a_small,
@@ -415,7 +433,7 @@ __global__ void __launch_bounds__(kThreads, 1)
                                const __grid_constant__ CUtensorMap tmap_c, const bool c_by_tma,
                                const Tf32Operands ops, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  rs_tiles<Tf32Mode::Tf32, kTail>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
+  rs_tiles<Tf32Mode::Tf32, kTail, kBKMajor>(p, tmap_a, tmap_a_small, tmap_b, tmap_c, c_by_tma, ops, tail);
 #endif
 }
 
@@ -453,14 +471,14 @@ std::int64_t tile_count(const Canonical& p) {
 }
 constexpr std::int64_t kTailSlotFloats(int bm) { return bm / 2 * kConsumers * kWarpgroup; }
 
-template <Tf32Mode kMode>
-cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
+template <Tf32Mode kMode, bool kBKMajor>
+cudaError_t launch_tiles_of(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
   using Cfg = Config<kMode>;
   constexpr bool kSplit = kMode == Tf32Mode::Tf32x3;
-  constexpr auto whole_kernel =
-      kSplit ? tc_03_wgmma_rs_tf32x3_kernel<false> : tc_03_wgmma_rs_tf32_kernel<false>;
-  constexpr auto tail_kernel =
-      kSplit ? tc_03_wgmma_rs_tf32x3_kernel<true> : tc_03_wgmma_rs_tf32_kernel<true>;
+  constexpr auto whole_kernel = kSplit ? tc_03_wgmma_rs_tf32x3_kernel<false, kBKMajor>
+                                       : tc_03_wgmma_rs_tf32_kernel<false, kBKMajor>;
+  constexpr auto tail_kernel = kSplit ? tc_03_wgmma_rs_tf32x3_kernel<true, kBKMajor>
+                                      : tc_03_wgmma_rs_tf32_kernel<true, kBKMajor>;
   // A's big part (Tf32: its only part), rounded by the TMA unit when read in place; 3xTF32's
   // small part, always packed. tmap_a_small stays zero in Tf32 mode (not read).
   CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{}, tmap_c{};
@@ -470,7 +488,9 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const Laun
            : make_k_major_map(&tmap_a, ops.a, 1, ops.mp, ops.kp, ops.kp, Cfg::kBM, false)) &&
       (Cfg::kParts == 1 || make_k_major_map(&tmap_a_small, ops.a_small, 1, ops.mp, ops.kp,
                                             ops.kp, Cfg::kBM, false)) &&
-      make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, CU_TENSOR_MAP_L2_PROMOTION_L2_256B);
+      (kBKMajor
+           ? make_k_major_map(&tmap_b, p.b, 1, p.n, p.k, p.ldb, kBN, false)
+           : make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, CU_TENSOR_MAP_L2_PROMOTION_L2_256B));
   if (!made) return cudaErrorInvalidValue;
   // TMA stores replace C (beta == 0 only) and need 16-byte aligned rows. They also write the
   // whole 16-byte piece of a row that holds C's last column (with n = 29, columns 29-31 of a
@@ -500,18 +520,24 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const Laun
       });
 }
 
+template <Tf32Mode kMode>
+cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
+  return p.b_k_major ? launch_tiles_of<kMode, true>(p, ops, args)
+                     : launch_tiles_of<kMode, false>(p, ops, args);
+}
+
 // B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
 constexpr Tf32Direct kDirect{.k_major = true, .a_big = true, .b_always = true, .b_checked = true};
 
 template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p, const Device& device) {
   if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
-  if (p.b_k_major)
-    return "needs B's rows along n (row-major C with op(B) = B, or column-major C with "
-           "op(A) = A); tc-02 takes the other layouts";
   if (!aligned16(p.b) || p.ldb % 4 != 0)
     return "needs B 16-byte aligned with a leading dimension that is a multiple of 4";
   if (std::string_view r = needs_tma_strides(p.ldb); !r.empty()) return r;
+  // A K-major B's map is 3-D (make_k_major_map): its whole-matrix stride is below 2^40 bytes too.
+  if (p.b_k_major && double(p.n) * double(p.ldb) >= 0x1p38)
+    return "needs n x ldb < 2^38 for a K-major B (TMA strides)";
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(tile_count<kMode>(p), 1);
 }
