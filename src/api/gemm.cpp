@@ -8,6 +8,7 @@
 #include "api/registry.hpp"
 #include "api/scale_c.hpp"
 #include "dispatch/dispatch.hpp"
+#include "kernels/epilogue/split_sum.hpp"
 #include "runtime/device.hpp"
 #include "runtime/workspace.hpp"
 
@@ -209,14 +210,32 @@ Status detail::enqueue_product(const Canonical& p, const Device& device, cudaStr
   if (!scratch)
     if (cudaError_t err = take_pooled(device.ordinal, decision.workspace_bytes, stream, &scratch))
       return from_cuda(err, "taking the workspace");
-  // A kernel without `batched` runs the matrices one after another on the stream, each in the
-  // same scratch.
-  const bool one_launch = decision.kernel->batched || p.batch == 1;
   cudaError_t err = cudaSuccess;
-  for (std::int64_t i = 0; i < (one_launch ? 1 : p.batch) && err == cudaSuccess; ++i) {
+  if (decision.k_ranges > 1) {
+    // The ranges of k as one batch (and the shorter last one), then their sum into C.
     Workspace workspace(scratch, decision.workspace_bytes);
-    err = decision.kernel->launch(one_launch ? p : p.matrix(i),
-                                  {stream, device, workspace, nullptr, decision.handoff});
+    float* partial = workspace.take<float>(
+        std::int64_t(k_ranges_bytes(p, decision.k_ranges) / sizeof(float)));
+    const KRanges split = k_ranges_of(p, decision.k_range, partial);
+    for (const Canonical& part : {split.whole, split.rest}) {
+      if (part.k == 0 || err != cudaSuccess) continue;
+      const std::size_t mark = workspace.mark();
+      err = decision.kernel->launch(part, {stream, device, workspace, nullptr, nullptr});
+      workspace.release(mark);
+    }
+    if (err == cudaSuccess)
+      err = split_sum({partial, k_ranges_ld(p), decision.k_ranges, p.m, p.n, p.c, p.ldc, false,
+                       p.alpha, p.beta, nullptr},
+                      device, stream);
+  } else {
+    // A kernel without `batched` runs the matrices one after another on the stream, each in the
+    // same scratch.
+    const bool one_launch = decision.kernel->batched || p.batch == 1;
+    for (std::int64_t i = 0; i < (one_launch ? 1 : p.batch) && err == cudaSuccess; ++i) {
+      Workspace workspace(scratch, decision.workspace_bytes);
+      err = decision.kernel->launch(one_launch ? p : p.matrix(i),
+                                    {stream, device, workspace, nullptr, decision.handoff});
+    }
   }
   if (scratch && !options.workspace)
     if (cudaError_t free_err = cudaFreeAsync(scratch, stream); err == cudaSuccess) err = free_err;

@@ -78,9 +78,37 @@ Verdict try_kernel(const KernelEntry& e, const Canonical& call, const Device& de
   return {};
 }
 
+// Whether `e` can run p as `ranges` ranges of k (Rule::k_ranges); fills the decision as
+// try_kernel does, the partial sums' workspace included.
+Verdict try_k_ranges(const KernelEntry& e, const Canonical& p, std::int64_t ranges,
+                     const Device& device, std::size_t workspace_limit, Decision* d) {
+  // Ranges of a multiple of 16 k-values keep every range's A and B 16-byte aligned.
+  const std::int64_t k_range = round_up(ceil_div(p.k, ranges), 16);
+  const KRanges split = k_ranges_of(p, k_range, nullptr);
+  Decision part;
+  if (Verdict v = try_kernel(e, split.whole, device, SIZE_MAX, &part); !v.ok()) return v;
+  std::size_t bytes = part.workspace_bytes;
+  if (split.rest.k > 0) {
+    if (Verdict v = try_kernel(e, split.rest, device, SIZE_MAX, &part); !v.ok()) return v;
+    bytes = std::max(bytes, part.workspace_bytes);
+  }
+  const std::int64_t count = ceil_div(p.k, k_range);
+  bytes += k_ranges_bytes(p, count);
+  if (bytes > workspace_limit) return {{}, bytes};
+  d->kernel = &e;
+  d->handoff = nullptr;
+  d->workspace_bytes = bytes;
+  d->k_ranges = count;
+  d->k_range = k_range;
+  return {};
+}
+
 // The chosen configuration in words, for --explain.
 std::string describe(const Decision& d) {
   std::string text = "workspace " + bytes_text(d.workspace_bytes);
+  if (d.k_ranges > 1)
+    text += "; k cut into " + std::to_string(d.k_ranges) + " ranges of " +
+            std::to_string(d.k_range) + ", run as one batch, added by split_sum";
   if (d.handoff) text += "; operands FP16 cannot carry go to " + std::string(d.handoff->info.slug);
   return text;
 }
@@ -94,6 +122,22 @@ std::string_view batch_unsuited(const KernelEntry& e, const Canonical& p, const 
 }
 
 }  // namespace
+
+KRanges k_ranges_of(const Canonical& p, std::int64_t k_range, float* partial) {
+  KRanges r;
+  Canonical q = p;
+  q.k = k_range;
+  q.alpha = 1.0f, q.beta = 0.0f;
+  q.c = partial, q.ldc = k_ranges_ld(p);
+  q.stride_a = p.a_k_major ? k_range : k_range * p.lda;
+  q.stride_b = p.b_k_major ? k_range : k_range * p.ldb;
+  q.stride_c = p.m * q.ldc;
+  q.batch = p.k / k_range;
+  r.whole = q;
+  r.rest = q.matrix(q.batch);
+  r.rest.k = p.k - q.batch * k_range;
+  return r;
+}
 
 Canonical fold_batch(const Canonical& p) {
   if (p.batch == 1) return p;
@@ -160,7 +204,9 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
       record(e, "policy: " + std::string(reason));
       continue;
     }
-    const Verdict v = try_kernel(*e, p, device, workspace_limit, out);
+    const std::int64_t ranges = rule.k_ranges ? rule.k_ranges(p, device) : 1;
+    const Verdict v = ranges > 1 ? try_k_ranges(*e, p, ranges, device, workspace_limit, out)
+                                 : try_kernel(*e, p, device, workspace_limit, out);
     if (v.ok()) {
       record(e, "chosen");
       if (explain) out->detail = describe(*out);

@@ -21,7 +21,10 @@ struct Considered {
 struct Decision {
   const KernelEntry* kernel = nullptr;
   const KernelEntry* handoff = nullptr;  // for a kernel that needs_handoff
-  std::size_t workspace_bytes = 0;       // the call's, the handoff's included
+  std::size_t workspace_bytes = 0;       // the call's, the handoff's and k ranges' included
+  // > 1: the kernel runs the call as a batch of this many ranges of k_range k-values (the last
+  // may be shorter), into partial sums that split_sum adds into C (k_ranges_of).
+  std::int64_t k_ranges = 1, k_range = 0;
   std::string detail;                    // explain only: the chosen configuration
   std::vector<Considered> considered;    // explain only: in the order tried
 };
@@ -40,6 +43,19 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
 // (stride_b == 0) and A's and C's matrices stacked row after row, the batch is one call with
 // batch * m rows; with A shared and B's and C's side by side, one with batch * n columns.
 Canonical fold_batch(const Canonical& p);
+
+// A call cut into ranges of k: `whole` is the batch of its ranges of k_range k-values, `rest`
+// (when rest.k > 0) the last, shorter one, as its own call. Range r computes the partial sum
+// partial + r * m * ld, row-major with ldc = ld = k_ranges_ld(p) (n rounded up to a multiple of
+// 4, so that every range's C is 16-byte aligned), alpha 1 and beta 0 (p.batch == 1).
+struct KRanges {
+  Canonical whole, rest;
+};
+KRanges k_ranges_of(const Canonical& p, std::int64_t k_range, float* partial);
+inline std::int64_t k_ranges_ld(const Canonical& p) { return round_up(p.n, 4); }
+inline std::size_t k_ranges_bytes(const Canonical& p, std::int64_t ranges) {
+  return Workspace::rounded(std::size_t(ranges * p.m * k_ranges_ld(p)) * sizeof(float));
+}
 
 // The kernels `auto` tries for `math`, in order (registry slugs).
 std::vector<std::string_view> auto_order(Math math);

@@ -55,18 +55,60 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 
 // Rung 14 up to 32 rows (or columns): measured on an H200 at 32 x 4096 x 4096 it took 0.073 ms
 // against rung 13's 0.107; at 64 rows rung 13 was faster (0.106 against 0.131 ms), and at
-// 16384 x 64 x 4096, a compute-bound call, rung 14 was 20x slower than cuBLAS.
-// Rung 15 for batches of matrices up to 64 x 64, whose tiles it sizes to the matrix; rung 10's
-// 128 x 128 tiles take larger ones.
-std::string_view rung15_unsuited(const Canonical& p, const Device&) {
-  if (p.batch == 1) return "a single matrix: the tiled kernels";
+// 16384 x 64 x 4096, a compute-bound call, rung 14 was 20x slower than cuBLAS. Up to 64 rows
+// on calls of fewer than 2^20 products, where launch and latency are the cost (64³: 10.6 us
+// against rung 10's 12.8).
+std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
+  if (small_m_unsuited<32>(p, device).empty()) return {};
+  if (std::min(p.m, p.n) <= 64 && double(p.m) * double(p.n) * double(p.k) < 0x1p20) return {};
+  return "above 32 rows (64 below 2^20 products): tiled kernels";
+}
+// Rung 15 for batches of matrices up to 64 x 64, whose tiles it sizes to the matrix, and for tiny
+// single calls; rung 10's 128 x 128 tiles take larger ones.
+std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch == 1) return tiny_unsuited(p, device);
   if (std::max(p.m, p.n) > 64) return "matrices above 64 x 64: rung 10's batched grid";
   return {};
 }
 
+// Calls whose tiles leave SMs idle with a long k, cut into ranges of k that the batched grids
+// run as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for up to 64 rows and columns
+// above rung 14's 32, rung 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs,
+// would be half as full (rung 13's tail split multiplies the empty part too). Ranges of at least
+// 512 k, until two blocks per SM. Measured on an H200 against rung 13 alone: 64 x 64 x 262144
+// 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467
+// against 0.672, 16384 x 64 x 4096 0.489 against 0.675.
+constexpr std::int64_t kMinRangeK = 512;
+std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tile) {
+  if (p.batch != 1) return 1;
+  const std::int64_t tiles = ceil_div(p.m, tile) * ceil_div(p.n, tile);
+  return std::min(ceil_div(2 * std::int64_t(device.sms), tiles), p.k / kMinRangeK);
+}
+std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
+  return k_ranges_for(p, device, 64);
+}
+std::int64_t rung10_k_ranges(const Canonical& p, const Device& device) {
+  return k_ranges_for(p, device, kRung10Tile);
+}
+std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch == 1 && std::max(p.m, p.n) <= 64 && rung15_k_ranges(p, device) > 1) return {};
+  return "not a single call of at most 64 x 64 with a long k";
+}
+std::string_view rung10_split_unsuited(const Canonical& p, const Device& device) {
+  const std::int64_t tiles13 = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
+  const std::int64_t tiles10 = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+  // Rung 10's tiles at least twice as full as rung 13's (both half empty at 64 x 4096, where
+  // rung 13 alone was faster: 0.106 against 0.120 ms).
+  const bool fuller = tiles13 * kRung13M * kRung13N >= 2 * tiles10 * kRung10Tile * kRung10Tile;
+  if (p.batch == 1 && tiles13 < device.sms && fuller && rung10_k_ranges(p, device) > 1) return {};
+  return "rung 13's tiles are as full, or fill the GPU, or k is short";
+}
+
 constexpr std::array kRules = {
     Rule{"simt-15-batched-small", rung15_unsuited},
-    Rule{"simt-14-small-m", small_m_unsuited<32>},
+    Rule{"simt-14-small-m", rung14_unsuited},
+    Rule{"simt-15-batched-small", rung15_split_unsuited, rung15_k_ranges},
+    Rule{"simt-10-warptile", rung10_split_unsuited, rung10_k_ranges},
     Rule{"simt-13-tma", rung13_unsuited},
     Rule{"simt-10-warptile"},
     Rule{"cute-02-fast"},

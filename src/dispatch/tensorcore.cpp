@@ -57,9 +57,10 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
 // - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
 //   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 32 rows (16 x
 //   4096 x 4096 NN 0.038 against tc-03's 0.060 ms; 32 x 4096 x 11008 NT 0.075 against tc-03's
-//   0.14), and up to 64 with a K-major large operand (64 x 11008 x 4096 NT 0.126 against tc-03's
-//   0.148 ms). At 64 rows with an N-major one tc-03's wgmma is faster (0.055 against 0.087 ms at
-//   64 x 4096 x 4096 NN).
+//   0.14), and up to 64 rows of C with a K-major B (64 x 4096 x 11008 NT 0.131 against tc-02's
+//   0.211 ms; tc-02 was faster at 64 x 11008 x 4096, 0.090 against 0.126). Elsewhere at 64 rows
+//   tc-03's wgmma is faster (0.055 against 0.087 ms at 64 x 4096 x 4096 NN; 16384 x 64 x 4096 NN,
+//   transposed for tc-05, 0.100 against 0.233).
 // - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
 //   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
 //   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
@@ -75,9 +76,8 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
   return "above 4 rows: tc-05's tensor cores are faster";
 }
 std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
-  const std::int64_t rows = std::min(p.m, p.n);
-  if (rows <= 32 || (rows <= kSmallRows && large_operand_k_major(p))) return {};
-  return "above 32 rows (64 with a K-major large operand): the tile kernels are faster";
+  if (std::min(p.m, p.n) <= 32 || (p.m <= kSmallRows && p.b_k_major)) return {};
+  return "above 32 rows (64 rows of C with a K-major B): the tile kernels are faster";
 }
 std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
@@ -88,6 +88,7 @@ std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
 }
 
 constexpr std::array kTf32Rules = {
+    Rule{"simt-15-batched-small", tiny_unsuited},
     Rule{"simt-14-small-m", rung14_tf32_unsuited},
     Rule{"tc-05-mma-small-m-tf32", tc05_tf32_unsuited},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
@@ -96,6 +97,7 @@ constexpr std::array kTf32Rules = {
     Rule{"tc-01-mma-sync-tf32", tf32_batch_unsuited},
 };
 constexpr std::array kTf32x3Rules = {
+    Rule{"simt-15-batched-small", tiny_unsuited},
     Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
     Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<16>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},

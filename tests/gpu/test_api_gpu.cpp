@@ -36,6 +36,26 @@ TEST(Api, AutoHandlesUnalignedPointers) {
   }
 }
 
+// Fp32 `auto` cuts a long k over few tiles into ranges that a batched grid runs as one batch
+// (rung 15 up to 64 x 64, rung 10 above; `sgemm-bench --explain` shows the cut), with a shorter
+// last range, and adds the ranges into C with alpha and beta: every layout, odd sizes, both
+// scalars in play.
+TEST(Api, AutoSplitsLongK) {
+  std::uint64_t seed = 300;
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Op op : {Op::N, Op::T})
+      for (auto [m, n, k] : {std::array<std::int64_t, 3>{64, 64, 20000},
+                             std::array<std::int64_t, 3>{48, 40, 9999},
+                             std::array<std::int64_t, 3>{128, 128, 5000},
+                             std::array<std::int64_t, 3>{100, 60, 9999}}) {
+        ref::GemmCase c{layout, op, Op::N, m, n, k, -0.5f, 0.75f};
+        Options o;
+        o.math = Math::Fp32;
+        run_case(c, o, seed++);
+        if (HasFailure()) return;
+      }
+}
+
 // A kernel asked for by name refuses a call it cannot compute, says why, and touches nothing.
 TEST(Api, NamedKernelRefusesUnsupportedCall) {
   for (const KernelInfo& k : kernels()) {
@@ -152,13 +172,17 @@ TEST(Api, ConcurrentCallers) {
 
 // The kernel and cuBLAS (SGEMM, or TF32 when `cublas_tf32`) on the same random inputs, each
 // checked against the float64 reference. Fatal failures are left for the caller to see.
+// `ran` is false (and nothing runs) when the kernel does not support the call.
 void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64_t seed,
-                    bool cublas_tf32, ref::Verdict& ours, double& cublas_err,
+                    bool cublas_tf32, ref::Verdict& ours, double& cublas_err, bool& ran,
                     ref::Values values = ref::Values::Uniform) {
   ref::CaseBuffers buf(c);
+  const ref::GemmCase& t = buf.gemm_case();
+  ran = kinfo.supports({t.layout, t.op_a, t.op_b, t.m, t.n, t.k, buf.a(), t.lda, buf.b(), t.ldb,
+                        buf.c(), t.ldc});
+  if (!ran) return;
   buf.fill_random(seed, values);
   buf.compute_reference(cublas());
-  const ref::GemmCase& t = buf.gemm_case();
   buf.reset_c();
   ASSERT_EQ(ref::cublas_sgemm(cublas(), t, buf.a(), buf.b(), buf.c(), cublas_tf32),
             CUBLAS_STATUS_SUCCESS);
@@ -178,21 +202,26 @@ void against_cublas(const KernelInfo& kinfo, const ref::GemmCase& c, std::uint64
 
 // The 3xTF32 rule: relative Frobenius error at most 2x cuBLAS SGEMM's on the same inputs, and
 // at most cuBLAS SGEMM's once K >= 1024. Checked for every 3xTF32 kernel.
+// The second shape is small M in nn.Linear's layout (tc-05).
 TEST(Api, Tf32x3AccuracyAgainstCublasSgemm) {
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math != Math::Fp32Tf32x3) continue;
+    for (const auto& [op_b, m, n] : {std::tuple{Op::N, 512, 384}, std::tuple{Op::T, 16, 1536}})
     for (std::int64_t k : {64, 256, 1024, 4096, 16384}) {
       ref::Verdict v;
       double cublas_err = 0;
-      against_cublas(kinfo, {Layout::RowMajor, Op::N, Op::N, 512, 384, k, 1.0f, 0.0f}, k,
-                     /*cublas_tf32=*/false, v, cublas_err);
+      bool ran = false;
+      against_cublas(kinfo, {Layout::RowMajor, Op::N, op_b, m, n, k, 1.0f, 0.0f}, k,
+                     /*cublas_tf32=*/false, v, cublas_err, ran);
       if (HasFatalFailure()) return;
-      EXPECT_TRUE(v.pass) << kinfo.slug << " K=" << k << ": " << v.detail;
+      if (!ran) continue;
+      EXPECT_TRUE(v.pass) << kinfo.slug << " " << m << "x" << n << "x" << k << ": " << v.detail;
       const double limit = (k >= 1024 ? 1.0 : 2.0) * cublas_err;
-      EXPECT_LE(v.rel_fro, limit) << kinfo.slug << " K=" << k << ": rel. Frobenius error "
+      EXPECT_LE(v.rel_fro, limit) << kinfo.slug << " " << m << "x" << n << "x" << k
+                                  << ": rel. Frobenius error "
                                   << v.rel_fro << " vs cuBLAS SGEMM " << cublas_err;
-      std::printf("[accuracy] %s K=%lld: %.3e (cuBLAS SGEMM %.3e)\n", std::string(kinfo.slug).c_str(),
-                  (long long)k, v.rel_fro, cublas_err);
+      std::printf("[accuracy] %s %dx%dx%lld: %.3e (cuBLAS SGEMM %.3e)\n",
+                  std::string(kinfo.slug).c_str(), m, n, (long long)k, v.rel_fro, cublas_err);
     }
   }
 }
@@ -209,9 +238,11 @@ TEST(Api, Tf32x3SplitExactOnTies) {
       const char* ops = op_a == Op::N ? "NN" : "TN";
       ref::Verdict v;
       double cublas_err = 0;
+      bool ran = false;
       against_cublas(kinfo, {Layout::RowMajor, op_a, Op::N, 512, 384, 1024, 1.0f, 0.0f}, 7,
-                     /*cublas_tf32=*/false, v, cublas_err, ref::Values::Tf32Ties);
+                     /*cublas_tf32=*/false, v, cublas_err, ran, ref::Values::Tf32Ties);
       if (HasFatalFailure()) return;
+      if (!ran) continue;
       EXPECT_TRUE(v.pass) << kinfo.slug << " " << ops << ": " << v.detail;
       EXPECT_LE(v.rel_fro, 2.0 * cublas_err)
           << kinfo.slug << " " << ops << " on TF32 ties: rel. Frobenius error " << v.rel_fro
@@ -227,18 +258,21 @@ TEST(Api, Tf32x3SplitExactOnTies) {
 // from k = 2047), so this is the check that catches a Tf32 kernel wrong by a little everywhere.
 // The second shape has more output tiles than the GPU has SMs: persistent kernels walk several.
 // The third has rows longer than tc-04's row cache (8192 values): its scaling pass reads the rest
-// of each row of A twice.
+// of each row of A twice. The fourth is small M (tc-05). A kernel that declines a shape skips it.
 TEST(Api, Tf32AccuracyAgainstCublasTf32) {
   for (const KernelInfo& kinfo : kernels()) {
     if (kinfo.math != Math::Tf32) continue;
     for (auto [m, n, k] : {std::array<std::int64_t, 3>{512, 384, 4096},
                            std::array<std::int64_t, 3>{4096, 2048, 256},
-                           std::array<std::int64_t, 3>{256, 192, 8320}}) {
+                           std::array<std::int64_t, 3>{256, 192, 8320},
+                           std::array<std::int64_t, 3>{32, 2048, 4096}}) {
       ref::Verdict v;
       double cublas_err = 0;
+      bool ran = false;
       against_cublas(kinfo, {Layout::RowMajor, Op::N, Op::N, m, n, k, 1.0f, 0.0f}, k,
-                     /*cublas_tf32=*/true, v, cublas_err);
+                     /*cublas_tf32=*/true, v, cublas_err, ran);
       if (HasFatalFailure()) return;
+      if (!ran) continue;
       EXPECT_TRUE(v.pass) << kinfo.slug << " " << m << "x" << n << "x" << k << ": " << v.detail;
       EXPECT_LE(v.rel_fro, 2.0 * cublas_err)
           << kinfo.slug << " " << m << "x" << n << "x" << k << ": rel. Frobenius error "

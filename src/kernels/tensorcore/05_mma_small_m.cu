@@ -32,7 +32,7 @@
 #include <cstdint>
 
 #include "kernels/arch/mma_sync.cuh"
-#include "kernels/epilogue/split_sum.cuh"
+#include "kernels/epilogue/split_sum.hpp"
 #include "kernels/epilogue/store.cuh"
 #include "kernels/fallback/fp32_any.cuh"
 #include "kernels/kernel.hpp"
@@ -401,7 +401,7 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
     default: err = launch_tiles<4, kMode>(s, grid, args.stream); break;
   }
   if (err == cudaSuccess && s.partial != nullptr)
-    err = split_sum({s.partial, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c, s.p.alpha,
+    err = split_sum({s.partial, s.p.n, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c, s.p.alpha,
                      s.p.beta, s.nonfinite},
                     args.device, args.stream);
   if (err == cudaSuccess && kThree) err = fp32_any(call, s.nonfinite, args.device, args.stream);
