@@ -19,6 +19,12 @@ namespace {
 constexpr int kRung13M = 128, kRung13N = 256, kRung13K = 8;
 constexpr TailCosts kRung13Tail{11.0, 11.0};
 constexpr int kRung10Tile = 128;
+// Rung 10 runs calls of at most 64 rows on 64 x 256 tiles (as many values as its 128 x 128).
+constexpr int kRung10WideM = 64, kRung10WideN = 256;
+std::int64_t rung10_tiles(const Canonical& p) {
+  if (p.m <= kRung10WideM) return ceil_div(p.n, kRung10WideN);
+  return ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+}
 
 // Against rung 10, measured on an H200:
 // - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
@@ -35,8 +41,8 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
   if (!p.a_k_major && p.b_k_major) return "an M-major A with a K-major B: rung 10 is faster";
   const int sms = device.sms;
   const std::int64_t tiles = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
-  const std::int64_t rung10_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
-  if (p.n <= kRung13N / 2 && 2 * rung10_tiles >= sms)
+  const std::int64_t square_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+  if (p.n <= kRung13N / 2 && 2 * square_tiles >= sms)
     return "n <= 128 half-empties its tiles, and rung 10's fill half the SMs";
   if (tiles >= sms) return {};
   // One round each. Its start and store of C cost ~5.4 of rung 13's k-tiles in rung 13 and ~4.6
@@ -48,7 +54,7 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
                             ? kRung13Round + kRung13Tail.fixed + double(tiles * k_tiles) / sms
                             : kRung13Round + double(k_tiles);
   const double rung10 =
-      kRung10Round + kRung10KTile * double(k_tiles) * (rung10_tiles > sms ? kTwoBlocks : 1.0);
+      kRung10Round + kRung10KTile * double(k_tiles) * (square_tiles > sms ? kTwoBlocks : 1.0);
   if (rung13 < rung10) return {};
   return "fewer tiles than SMs and a short k: rung 10's estimate is lower";
 }
@@ -74,21 +80,21 @@ std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
 // Calls whose tiles leave SMs idle with a long k, cut into ranges of k that the batched grids
 // run as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for up to 64 rows and columns
 // above rung 14's 32, rung 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs,
-// would be half as full (rung 13's tail split multiplies the empty part too). Ranges of at least
-// 512 k, until two blocks per SM. Measured on an H200 against rung 13 alone: 64 x 64 x 262144
-// 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467
-// against 0.672, 16384 x 64 x 4096 0.489 against 0.675.
+// would be half as full (rung 13's tail split multiplies the empty part too; rung 10 runs calls
+// of at most 64 rows on 64 x 256 tiles). Ranges of at least 512 k, until two blocks per SM.
+// Measured on an H200 against rung 13 alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x
+// 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489
+// against 0.675, 64 x 4096 x 4096 NT 0.076 against 0.117.
 constexpr std::int64_t kMinRangeK = 512;
-std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tile) {
+std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles) {
   if (p.batch != 1) return 1;
-  const std::int64_t tiles = ceil_div(p.m, tile) * ceil_div(p.n, tile);
   return std::min(ceil_div(2 * std::int64_t(device.sms), tiles), p.k / kMinRangeK);
 }
 std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
-  return k_ranges_for(p, device, 64);
+  return k_ranges_for(p, device, ceil_div(p.m, 64) * ceil_div(p.n, 64));
 }
 std::int64_t rung10_k_ranges(const Canonical& p, const Device& device) {
-  return k_ranges_for(p, device, kRung10Tile);
+  return k_ranges_for(p, device, rung10_tiles(p));
 }
 std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
   if (p.batch == 1 && std::max(p.m, p.n) <= 64 && rung15_k_ranges(p, device) > 1) return {};
@@ -96,10 +102,10 @@ std::string_view rung15_split_unsuited(const Canonical& p, const Device& device)
 }
 std::string_view rung10_split_unsuited(const Canonical& p, const Device& device) {
   const std::int64_t tiles13 = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
-  const std::int64_t tiles10 = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
-  // Rung 10's tiles at least twice as full as rung 13's (both half empty at 64 x 4096, where
-  // rung 13 alone was faster: 0.106 against 0.120 ms).
-  const bool fuller = tiles13 * kRung13M * kRung13N >= 2 * tiles10 * kRung10Tile * kRung10Tile;
+  // Rung 10's tiles at least twice as full as rung 13's (with 128 x 128 tiles both were half
+  // empty at 64 x 4096 x 4096, where rung 13 alone was faster: 0.106 against 0.120 ms).
+  const bool fuller =
+      tiles13 * kRung13M * kRung13N >= 2 * rung10_tiles(p) * kRung10Tile * kRung10Tile;
   if (p.batch == 1 && tiles13 < device.sms && fuller && rung10_k_ranges(p, device) > 1) return {};
   return "rung 13's tiles are as full, or fill the GPU, or k is short";
 }

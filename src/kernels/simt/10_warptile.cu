@@ -3,7 +3,8 @@
 //
 // Three levels of tiling, each sized for what it has to hide or feed:
 //
-//   block tile 128 x 128 x 16   shared memory, one stage; 2 blocks per SM
+//   block tile 128 x 128 x 16   shared memory, one stage; 2 blocks per SM (64 x 256, 2 x 4
+//                               warps, for calls of at most 64 rows)
 //   warp tile   32 x  64        8 warps as 4 (M) x 2 (N)
 //   lane tile    8 x   8        2 x 2 sub-tiles of 4 x 4: a warp covers its tile in 2 x 2 steps
 //                               of 16 x 32, its 32 lanes as a 4 (M) x 8 (N) grid
@@ -44,28 +45,41 @@
 namespace sgemm::detail {
 namespace {
 
-constexpr int kBM = 128, kBN = 128, kBK = 16;     // block tile
+constexpr int kBK = 16;                           // block tile depth
 constexpr int kWM = 32, kWN = 64;                 // warp tile
 constexpr int kLanesM = 4, kLanesN = 8;           // lane grid of a warp
-constexpr int kWarpsM = kBM / kWM, kWarpsN = kBN / kWN;
-constexpr int kThreads = 32 * kWarpsM * kWarpsN;  // 256
+constexpr int kThreads = 256;                     // 8 warps
 constexpr int kSubM = kWM / (4 * kLanesM);        // 4 x 4 sub-tiles per lane, along M
 constexpr int kSubN = kWN / (4 * kLanesN);        // and along N
 constexpr int kTM = 4 * kSubM, kTN = 4 * kSubN;   // 8 x 8 results per lane
 constexpr int kBlocksPerSM = 2;
-static_assert(kBM % kWM == 0 && kBN % kWN == 0 && kLanesM * kLanesN == 32);
+static_assert(kLanesM * kLanesN == 32);
 static_assert(kWM % (4 * kLanesM) == 0 && kWN % (4 * kLanesN) == 0);
 static_assert(kLanesM == 4 && kLanesN == 8, "the interleaved lane mapping below is for 4 x 8");
 
-using LayoutA = KOuterLayout<kBM + 4>;  // A(m0 + i, k0 + kk) at sA[kk * 132 + i]; the padding
-using LayoutB = KOuterLayout<kBN + 4>;  // keeps a K-major operand's transposed stores conflict-free
+// The block tile: 128 x 128 (4 x 2 warps), or 64 x 256 (2 x 4 warps) for calls of at most 64
+// rows, which the square tile would leave half empty.
+template <int BM, int BN>
+struct Tile {
+  static constexpr int kBM = BM, kBN = BN;
+  static constexpr int kWarpsM = kBM / kWM, kWarpsN = kBN / kWN;
+  static_assert(kBM % kWM == 0 && kBN % kWN == 0 && 32 * kWarpsM * kWarpsN == kThreads);
+  using LayoutA = KOuterLayout<kBM + 4>;  // A(m0 + i, k0 + kk) at sA[kk * (kBM + 4) + i]; the
+  using LayoutB = KOuterLayout<kBN + 4>;  // padding keeps a K-major operand's transposed stores
+                                          // conflict-free
+};
+using SquareTile = Tile<128, 128>;
+using WideTile = Tile<64, 256>;
 
 __device__ __forceinline__ float4 lds128(const float* s) {
   return *reinterpret_cast<const float4*>(s);
 }
 
-template <bool AKMajor, bool BKMajor>
+template <class T, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kernel(const Canonical call) {
+  constexpr int kBM = T::kBM, kBN = T::kBN, kWarpsN = T::kWarpsN;
+  using LayoutA = typename T::LayoutA;
+  using LayoutB = typename T::LayoutB;
   const Canonical p = call.matrix(blockIdx.z);
   __shared__ alignas(16) float sA[kBK * LayoutA::kStride];
   __shared__ alignas(16) float sB[kBK * LayoutB::kStride];
@@ -141,15 +155,27 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
   }
 }
 
+// The tile a call runs on.
+template <class F>
+decltype(auto) with_tile(const Canonical& p, F&& f) {
+  return p.m <= WideTile::kBM ? f.template operator()<WideTile>()
+                              : f.template operator()<SquareTile>();
+}
+
 std::string_view why_not(const Canonical& p, const Device&) {
   if (auto reason = needs_vec4(p); !reason.empty()) return reason;
-  return needs_grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM), p.batch);
+  return with_tile(p, [&]<class T>() {
+    return needs_grid(ceil_div(p.n, T::kBN), ceil_div(p.m, T::kBM), p.batch);
+  });
 }
 
 cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
-  const dim3 grid(ceil_div(p.n, kBN), ceil_div(p.m, kBM), p.batch);
-  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    return launch_kernel(simt_10_warptile_kernel<AKMajor, BKMajor>, grid, kThreads, 0, args.stream, p);
+  return with_tile(p, [&]<class T>() {
+    const dim3 grid(ceil_div(p.n, T::kBN), ceil_div(p.m, T::kBM), p.batch);
+    return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+      return launch_kernel(simt_10_warptile_kernel<T, AKMajor, BKMajor>, grid, kThreads, 0,
+                           args.stream, p);
+    });
   });
 }
 
