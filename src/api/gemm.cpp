@@ -216,11 +216,12 @@ Status detail::enqueue_product(const Canonical& p, const Device& device, cudaStr
     Workspace workspace(scratch, decision.workspace_bytes);
     float* partial = workspace.take<float>(
         std::int64_t(k_ranges_bytes(p, decision.k_ranges) / sizeof(float)));
+    if (!partial) err = cudaErrorMemoryAllocation;
     const KRanges split = k_ranges_of(p, decision.k_range, partial);
     for (const Canonical& part : {split.whole, split.rest}) {
       if (part.k == 0 || err != cudaSuccess) continue;
       const std::size_t mark = workspace.mark();
-      err = decision.kernel->launch(part, {stream, device, workspace, nullptr, nullptr});
+      err = decision.kernel->launch(part, {stream, device, workspace, nullptr, decision.handoff});
       workspace.release(mark);
     }
     if (err == cudaSuccess)

@@ -87,16 +87,18 @@ Verdict try_k_ranges(const KernelEntry& e, const Canonical& p, std::int64_t rang
   const KRanges split = k_ranges_of(p, k_range, nullptr);
   Decision part;
   if (Verdict v = try_kernel(e, split.whole, device, SIZE_MAX, &part); !v.ok()) return v;
+  const KernelEntry* handoff = part.handoff;
   std::size_t bytes = part.workspace_bytes;
   if (split.rest.k > 0) {
     if (Verdict v = try_kernel(e, split.rest, device, SIZE_MAX, &part); !v.ok()) return v;
+    if (part.handoff != handoff) return {"its ranges would hand off to different kernels"};
     bytes = std::max(bytes, part.workspace_bytes);
   }
   const std::int64_t count = ceil_div(p.k, k_range);
   bytes += k_ranges_bytes(p, count);
   if (bytes > workspace_limit) return {{}, bytes};
   d->kernel = &e;
-  d->handoff = nullptr;
+  d->handoff = handoff;
   d->workspace_bytes = bytes;
   d->k_ranges = count;
   d->k_range = k_range;

@@ -362,8 +362,8 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
               std::size_t(dot_block_rows(s.row_groups, kRows)) * kKChunk * sizeof(float));
   });
   if (err || s.splits == 1) return err;
-  return split_sum({s.partial, s.p.n, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c, s.p.alpha,
-                    s.p.beta, nullptr},
+  return split_sum({s.partial, s.p.n, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c,
+                    s.p.alpha, s.p.beta, nullptr},
                    args.device, args.stream);
 }
 

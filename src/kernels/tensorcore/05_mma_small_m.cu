@@ -56,7 +56,7 @@ struct SmallMTc {
   bool col_major_c;
   bool a_vec;            // A 16-byte aligned with lda % 4 == 0: staged in 16-byte loads
   int splits;            // k cut into this many ranges (grid.y)
-  std::int64_t k_range;  // k-values per range, a multiple of the chunk
+  std::int64_t k_range;  // k-values per range, a multiple of kStepK
   float* partial;        // null: the block stores into C; else splits x m x n partial sums
   int* nonfinite;        // 3xTF32: raised on a value the split cannot carry
 };
@@ -331,7 +331,8 @@ SmallMTc planned(const Canonical& call, const Device& device) {
   const std::int64_t columns = ceil_div(p.n, kBlockColumns);
   const std::int64_t want = ceil_div(std::int64_t(kBlocksPerSm) * std::max(device.sms, 1), columns);
   const std::int64_t most = std::max<std::int64_t>(1, p.k / kMinRange);
-  const std::int64_t splits = std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(most, 65535));
+  const std::int64_t splits =
+      std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(most, 65535));
   s.k_range = round_up(ceil_div(p.k, splits), kStepK);
   s.splits = int(ceil_div(p.k, s.k_range));
   return s;
@@ -401,8 +402,8 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
     default: err = launch_tiles<4, kMode>(s, grid, args.stream); break;
   }
   if (err == cudaSuccess && s.partial != nullptr)
-    err = split_sum({s.partial, s.p.n, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c, s.p.alpha,
-                     s.p.beta, s.nonfinite},
+    err = split_sum({s.partial, s.p.n, s.splits, s.p.m, s.p.n, s.p.c, s.p.ldc, s.col_major_c,
+                     s.p.alpha, s.p.beta, s.nonfinite},
                     args.device, args.stream);
   if (err == cudaSuccess && kThree) err = fp32_any(call, s.nonfinite, args.device, args.stream);
   return err;
