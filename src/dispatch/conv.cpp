@@ -1,16 +1,23 @@
-// conv2d's choice (conv.hpp).
+// conv2d's choice (conv.hpp). Numbers: sgemm-bench --conv-suite and --conv on an H200, ResNet-50
+// layers at batch 32 unless said. cuDNN's TF32 time for one layer moved by up to 2x between its
+// algorithm searches, so the Tf32 ratios below are rough.
 //
 // A 1 x 1, stride-1 convolution is a GEMM with no copy at all: the lowering hands it to the GEMM
-// library's `auto` (rung 13 and the tensor-core rungs), 2.0-3.9x cuDNN FP32 on ResNet-50's
-// 1 x 1 layers in Fp32 (sgemm-bench --conv-suite, H200). Any other convolution with at most 128
-// channels per group goes to conv-02-precomp in every math (FP32 arithmetic is at least as
-// accurate as both tensor-core maths): through the patch matrix the GEMM's n of 64 or 128 left
-// rung 10 at 0.19-0.56x cuDNN FP32 on the 3 x 3 layers of 64 and 128 channels, where rung 02 ran
-// 0.71-0.77x (and faster than the Tf32 lowering's tc-02 too: 0.40 against 1.01 ms at
-// 32 x 56 x 56 x 64, 3 x 3). Wider ones are lowered through their patch matrix (rung 13 at
-// 0.78-1.73x cuDNN FP32 on the 3 x 3 layers of 256 and 512 channels, 0.30-0.40 ms at batch 32
-// where rung 02 took 0.53-0.54), and the rungs, which build no patch matrix, take what would
-// not fit the scratch budget.
+// library's `auto` (rung 13 and the tensor-core rungs): 2.0-4.0x cuDNN FP32 in Fp32, 2.0-8.1x in
+// 3xTF32, 1.7-5.5x cuDNN TF32 in Tf32.
+//
+// Tf32 and 3xTF32 run the larger filters on conv-03-mma, the tensor cores fed straight from x:
+// 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the lowering's patch matrix left tc-02 at
+// 0.22-0.53x; 1.23-2.17x cuDNN FP32 in 3xTF32 against conv-02-precomp's and the lowering's
+// 0.78-1.65x. The strided 1 x 1 projections and odd channel counts: tensor_cores_lowered and
+// conv03_suited below.
+//
+// Fp32: any other convolution with at most 128 channels per group goes to conv-02-precomp:
+// through the patch matrix the GEMM's n of 64 or 128 left rung 10 at 0.19-0.56x cuDNN FP32 on
+// the 3 x 3 layers of 64 and 128 channels, where rung 02 ran 0.71-0.77x. Wider ones are lowered
+// through their patch matrix (rung 13 at 0.78-1.73x cuDNN FP32 on the 3 x 3 layers of 256 and
+// 512 channels, 0.30-0.40 ms at batch 32 where rung 02 took 0.53-0.54), and the rungs, which
+// build no patch matrix, take what would not fit the scratch budget.
 #include "dispatch/conv.hpp"
 
 #include <array>
@@ -24,7 +31,42 @@ namespace {
 constexpr std::size_t kMaxPatchBytes = std::size_t(4) << 30;
 // Channels per group up to which conv-02-precomp takes the calls the lowering would copy.
 constexpr std::int64_t kMaxPrecompChannels = 128;
+// The tensor-core rung of a math that has one.
+std::string_view tensor_core_rung(Math math) {
+  switch (math) {
+    case Math::Tf32: return "conv-03-mma-tf32";
+    case Math::Fp32Tf32x3: return "conv-03-mma-tf32x3";
+    case Math::Fp32: break;
+  }
+  return {};
+}
+// Tf32 and 3xTF32: whether the lowering through the patch matrix beats conv-03. A 1 x 1 layer's
+// patch matrix is a strided gather, as cheap to build as one pass over x, and the GEMM library's
+// wgmma rungs outrun conv-03's mma.sync once the product is long enough to pay for it: 3xTF32 on
+// every strided 1 x 1 projection of ResNet-50 (1.58-2.96x cuDNN FP32 against conv-03's
+// 1.11-1.78x), Tf32 from 2048 output channels (res5's, 0.058 against 0.088 ms at batch 32; at 512
+// and 1024 conv-03 was faster, 0.095 against 0.148 ms).
+bool tensor_cores_lowered(const ConvProblem& p, Math math) {
+  if (p.shape.r != 1 || p.shape.s != 1) return false;
+  return math == Math::Fp32Tf32x3 || p.gemm_n() >= 2048;
+}
+// Whether conv-03 takes p: channel counts that are not multiples of 16 leave it copying one float
+// at a time. On the stem (C = 3) that is still faster than conv-02-precomp in Tf32 (0.544 against
+// 0.601 ms at batch 32), not in 3xTF32 (0.679), where rung 02's FP32 is also the more accurate;
+// the lowering took 1.1-1.3 ms (its GEMM packs B, whose rows of 147 floats TMA cannot read).
+bool conv03_suited(const ConvProblem& p, Math math) {
+  return math == Math::Tf32 || (p.shape.c / p.shape.groups) % 16 == 0;
+}
 constexpr std::array<std::string_view, 2> kRungOrder = {"conv-02-precomp", "conv-01-analytic"};
+
+// The lowering through the patch matrix, whatever its size.
+void lower_through_patches(const ConvProblem& p, ConvDecision* out) {
+  const std::int64_t row = p.shape.r * p.shape.s * p.shape.c;
+  const std::int64_t ld = round_up(row, 4);  // 16-byte rows for the float4 and TMA kernels
+  out->im2col = true;
+  out->cols_ld = ld;
+  out->workspace_bytes = std::size_t(p.gemm_m()) * std::size_t(ld) * sizeof(float);
+}
 
 }  // namespace
 
@@ -67,18 +109,22 @@ Status choose_conv(const ConvProblem& p, const Options& options, const Device& d
     return Status::Success;
   }
   if (conv_input_is_a(p)) return Status::Success;
+  if (std::string_view slug = tensor_core_rung(options.math); !slug.empty()) {
+    if (tensor_cores_lowered(p, options.math)) {
+      lower_through_patches(p, out);
+      if (out->workspace_bytes <= kMaxPatchBytes) return Status::Success;
+      *out = ConvDecision{};
+    }
+    if (conv03_suited(p, options.math))
+      if (const ConvKernelEntry* e = find_conv_kernel(slug); e && try_rung(*e).empty())
+        return Status::Success;
+  }
   if (p.shape.c / p.shape.groups <= kMaxPrecompChannels)
     if (const ConvKernelEntry* e = find_conv_kernel("conv-02-precomp"); e && try_rung(*e).empty())
       return Status::Success;
-  const std::int64_t row = p.shape.r * p.shape.s * p.shape.c;
-  const std::int64_t ld = round_up(row, 4);  // 16-byte rows for the float4 and TMA kernels
-  const std::size_t bytes = std::size_t(p.gemm_m()) * std::size_t(ld) * sizeof(float);
-  if (bytes <= kMaxPatchBytes) {
-    out->im2col = true;
-    out->cols_ld = ld;
-    out->workspace_bytes = bytes;
-    return Status::Success;
-  }
+  lower_through_patches(p, out);
+  if (out->workspace_bytes <= kMaxPatchBytes) return Status::Success;
+  *out = ConvDecision{};
   for (std::string_view slug : kRungOrder)
     if (const ConvKernelEntry* e = find_conv_kernel(slug); e && try_rung(*e).empty())
       return Status::Success;

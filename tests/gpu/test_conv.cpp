@@ -33,6 +33,11 @@ std::vector<ConvCase> conv_cases() {
       {conv(1, 10, 10, 16, 16, 3, 3, 1, 1, 1, 16)},    // depthwise
       {conv(1, 6, 6, 2, 3, 5, 2, 0, 1)},               // R != S, no padding
       {conv(4, 30, 30, 64, 128, 3, 3, 1, 1)},          // several tiles each way
+      // C / groups a multiple of 16 (the tensor-core rung's k-tiles): stride and beta with a
+      // partial column tile, dilation with groups, and a 5 x 5 filter over partial tiles.
+      {conv(2, 9, 11, 32, 24, 3, 3, 1, 2), 1.5f, -0.5f},
+      {conv(1, 7, 9, 32, 20, 3, 3, 2, 1, 2, 2)},
+      {conv(3, 17, 13, 48, 72, 5, 5, 2, 1)},
       {conv(2, 6, 6, 4, 5, 3, 3, 1, 1), 0.0f, 3.0f},   // alpha 0: y = beta y
   };
   return v;
@@ -102,6 +107,34 @@ TEST(ConvAuto, EveryMath) {
       run_conv(c, options, seed++);
       if (HasFailure()) return;
     }
+  }
+}
+
+// 3xTF32 on an input its split cannot carry: FLT_MAX rounds to infinity in TF32, so the tensor
+// cores would return infinities where FP32 arithmetic gives finite values. The scan before the
+// tile kernel must hand the call to the FP32 loop, for both of conv-03's loaders.
+TEST(ConvAuto, Tf32x3HandsUnsplittableInputToFp32) {
+  const ConvCase cases[] = {{conv(2, 8, 8, 32, 16, 3, 3, 1, 1)}, {conv(2, 9, 7, 3, 8, 3, 3, 1, 1)},
+                            {conv(1, 6, 6, 16, 8, 3, 3, 1, 1), 1.0f, 0.5f}};
+  std::uint64_t seed = 300;
+  for (const ConvCase& c : cases) {
+    SCOPED_TRACE(describe(c));
+    ref::ConvBuffers buf(c.shape);
+    buf.fill_random(seed++);
+    const float huge = 3.4028235e38f;  // FLT_MAX
+    ASSERT_EQ(cudaMemcpy(const_cast<float*>(buf.x()) + buf.x_count() / 2, &huge, sizeof(float),
+                         cudaMemcpyHostToDevice),
+              cudaSuccess);
+    buf.compute_reference();
+    Options options;
+    options.math = Math::Fp32Tf32x3;
+    options.kernel = "conv-03-mma-tf32x3";
+    ASSERT_EQ(conv2d(c.shape, c.alpha, buf.x(), buf.w(), c.beta, buf.y(), nullptr, options),
+              Status::Success)
+        << last_error();
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const ref::ConvBuffers::Verdict v = buf.verify(c.alpha, c.beta, options.math);
+    EXPECT_TRUE(v.pass) << v.detail << " (relative error " << v.rel_fro << ")";
   }
 }
 

@@ -73,6 +73,7 @@ constexpr Claim kClaims[] = {
     {"tc-03",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-04",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-05",   kNoSpill},
+    {"conv-03", kNoSpill},
 };
 // clang-format on
 

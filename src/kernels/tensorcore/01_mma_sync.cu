@@ -38,24 +38,11 @@ constexpr int kFragsM = kWarpM / kMmaM, kFragsN = kWarpN / kMmaN;  // 4 x 4
 constexpr int kTileFloats = kBM * kBK;  // one operand part of one stage (kBM == kBN)
 constexpr int kChunksPerRow = kBK / 4;  // 16-byte chunks
 constexpr std::int64_t kMaxTf32x3K = 4096;  // 3xTF32's longest k (why_not)
-static_assert(kBM == kBN && kBM % kPackTileMN == 0 && kPackTileK % kBK == 0);
+static_assert(kBM == kBN && kBM % kPackTileMN == 0 && kPackTileK % kBK == 0 && kBK == kK16Floats);
 
 constexpr int parts(Tf32Mode mode) { return mode == Tf32Mode::Tf32x3 ? 2 : 1; }
 constexpr int smem_bytes(Tf32Mode mode) {
   return kStages * 2 * parts(mode) * kTileFloats * int(sizeof(float));
-}
-
-// Float offset of (row, 16-byte chunk) inside a swizzled tile. A warp's ldmatrix phase reads
-// one chunk column of 8 consecutive rows: rows r and r^1 share a 128-byte line, and
-// XOR-ing the chunk with (r >> 1) & 3 spreads the four row pairs over the four chunk slots.
-__device__ __forceinline__ int swizzled(int row, int chunk) {
-  return row * kBK + ((chunk ^ ((row >> 1) & 3)) << 2);
-}
-
-__device__ __forceinline__ void ldmatrix_x4(std::uint32_t (&r)[4], std::uint32_t addr) {
-  asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-               : "r"(addr));
 }
 
 template <Tf32Mode kMode>
@@ -85,7 +72,7 @@ __device__ __forceinline__ void mma_sync_tiles(const Canonical& call, const Tf32
       for (int i = 0; i < kTileFloats / 4 / kThreads; ++i) {
         const int idx = tid + i * kThreads, row = idx / kChunksPerRow, chunk = idx % kChunksPerRow;
         const std::int64_t src = std::int64_t(row) * ops.kp + k_tile * kBK + chunk * 4;
-        const int dst = stage * kStageFloats + swizzled(row, chunk);
+        const int dst = stage * kStageFloats + swizzled_k16(row, chunk);
         cp_async16(smem_base + 4 * (dst + q * kTileFloats), gA + q * ops.mp * ops.kp + src);
         cp_async16(smem_base + 4 * (dst + (kParts + q) * kTileFloats),
                    gB + q * ops.np * ops.kp + src);
@@ -132,13 +119,14 @@ __device__ __forceinline__ void mma_sync_tiles(const Canonical& call, const Tf32
         if (q >= parts) break;
 #pragma unroll
         for (int mi = 0; mi < kFragsM; ++mi)
-          ldmatrix_x4(a_frag[q][mi], sA + 4 * (q * kTileFloats +
-                                               swizzled(a_row + mi * kMmaM, 2 * ks + a_chunk)));
+          ldmatrix_x4(a_frag[q][mi],
+                      sA + 4 * (q * kTileFloats +
+                                swizzled_k16(a_row + mi * kMmaM, 2 * ks + a_chunk)));
 #pragma unroll
         for (int nj = 0; nj < kFragsN; nj += 2) {
           std::uint32_t r[4];
           ldmatrix_x4(r, sB + 4 * (q * kTileFloats +
-                                   swizzled(b_row + nj * kMmaN, 2 * ks + b_chunk)));
+                                   swizzled_k16(b_row + nj * kMmaN, 2 * ks + b_chunk)));
           b_frag[q][nj][0] = r[0];
           b_frag[q][nj][1] = r[1];
           b_frag[q][nj + 1][0] = r[2];

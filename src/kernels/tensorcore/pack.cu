@@ -193,6 +193,11 @@ bool direct_ok(const float* x, std::int64_t ld, bool k_major, std::int64_t rows,
          ld < kMaxTmaFloats / std::max<std::int64_t>(rows, 1);
 }
 
+cudaError_t scan_unsplittable(const float* x, std::int64_t rows, std::int64_t cols,
+                              std::int64_t ld, int* flag, cudaStream_t stream) {
+  return scan({x, ld, 1}, rows, cols, flag, nullptr, stream);
+}
+
 std::string_view tf32_why_not(const Canonical& p) {
   if (p.batch > 65535) return "a batch above 65535 exceeds the packing grid";
   // TMA coordinates and the tile kernels' 32-bit row offsets: parts * rows < 2^31.

@@ -118,6 +118,11 @@ struct Tf32Direct {
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 
+// Raises *flag when the 3xTF32 split cannot carry a value of x (splittable above): `rows` rows
+// of `cols` contiguous floats, `ld` apart. For kernels that split an operand read in place.
+cudaError_t scan_unsplittable(const float* x, std::int64_t rows, std::int64_t cols,
+                              std::int64_t ld, int* flag, cudaStream_t stream);
+
 // Empty when tf32_gemm can handle p (the tile kernels' 32-bit row coordinates), otherwise why
 // not.
 std::string_view tf32_why_not(const Canonical& p);
