@@ -6,11 +6,11 @@
 // library's `auto` (rung 13 and the tensor-core rungs): 2.0-4.0x cuDNN FP32 in Fp32, 2.0-8.1x in
 // 3xTF32, 1.7-5.5x cuDNN TF32 in Tf32.
 //
-// Tf32 and 3xTF32 run the larger filters on conv-03-mma, the tensor cores fed straight from x:
-// 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the lowering's patch matrix left tc-02 at
-// 0.22-0.53x; 1.23-2.17x cuDNN FP32 in 3xTF32 against conv-02-precomp's and the lowering's
-// 0.78-1.65x. The strided 1 x 1 projections and odd channel counts: tensor_cores_lowered and
-// conv03_suited below.
+// Tf32 and 3xTF32 run the larger filters on the tensor cores fed straight from x, conv-04-wgmma
+// (Tf32, conv04_suited) or conv-03-mma: 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the
+// lowering's patch matrix left tc-02 at 0.22-0.53x; 1.23-2.17x cuDNN FP32 in 3xTF32 against
+// conv-02-precomp's and the lowering's 0.78-1.65x. The strided 1 x 1 projections and odd channel
+// counts: tensor_cores_lowered and conv03_suited below.
 //
 // Fp32: any other convolution with at most 128 channels per group goes to conv-02-precomp:
 // through the patch matrix the GEMM's n of 64 or 128 left rung 10 at 0.19-0.56x cuDNN FP32 on
@@ -56,6 +56,18 @@ bool tensor_cores_lowered(const ConvProblem& p, Math math) {
 // the lowering took 1.1-1.3 ms (its GEMM packs B, whose rows of 147 floats TMA cannot read).
 bool conv03_suited(const ConvProblem& p, Math math) {
   return math == Math::Tf32 || (p.shape.c / p.shape.groups) % 16 == 0;
+}
+// Tf32: conv-04's wgmma (one persistent block per SM, tiles of 128 output pixels x up to 256
+// channels) beat conv-03 with more than 128 output channels per group and tiles for at least half
+// the SMs: 0.076 against 0.095 ms on res3's projection (batch 32, 392 tiles), 0.143 against 0.157
+// on res4's strided 3 x 3 and 0.114 against 0.150 on its projection at batch 64. Its producer
+// rounds every chunk to TF32 in shared memory, which the narrower tiles cannot hide: on the 3 x 3
+// layers of 64 and 128 channels it took 0.110-0.113 ms against conv-03's 0.084-0.086; with 49
+// tiles (res4's 3 x 3 at batch 32) 0.141 against 0.096.
+bool conv04_suited(const ConvProblem& p, const Device& device) {
+  const std::int64_t n = p.gemm_n();
+  const std::int64_t tiles = ceil_div(p.gemm_m(), 128) * ceil_div(n, 256) * p.shape.groups;
+  return n > 128 && 2 * tiles >= device.sms;
 }
 constexpr std::array<std::string_view, 2> kRungOrder = {"conv-02-precomp", "conv-01-analytic"};
 
@@ -115,6 +127,10 @@ Status choose_conv(const ConvProblem& p, const Options& options, const Device& d
       if (out->workspace_bytes <= kMaxPatchBytes) return Status::Success;
       *out = ConvDecision{};
     }
+    if (options.math == Math::Tf32 && conv04_suited(p, device))
+      if (const ConvKernelEntry* e = find_conv_kernel("conv-04-wgmma-tf32");
+          e && try_rung(*e).empty())
+        return Status::Success;
     if (conv03_suited(p, options.math))
       if (const ConvKernelEntry* e = find_conv_kernel(slug); e && try_rung(*e).empty())
         return Status::Success;

@@ -33,11 +33,13 @@ std::vector<ConvCase> conv_cases() {
       {conv(1, 10, 10, 16, 16, 3, 3, 1, 1, 1, 16)},    // depthwise
       {conv(1, 6, 6, 2, 3, 5, 2, 0, 1)},               // R != S, no padding
       {conv(4, 30, 30, 64, 128, 3, 3, 1, 1)},          // several tiles each way
-      // C / groups a multiple of 16 (the tensor-core rung's k-tiles): stride and beta with a
-      // partial column tile, dilation with groups, and a 5 x 5 filter over partial tiles.
+      // C / groups a multiple of 16 or 32 (the tensor-core rungs' k-tiles): stride and beta with
+      // a partial column tile, dilation with groups, and a 5 x 5 filter over partial tiles.
       {conv(2, 9, 11, 32, 24, 3, 3, 1, 2), 1.5f, -0.5f},
       {conv(1, 7, 9, 32, 20, 3, 3, 2, 1, 2, 2)},
       {conv(3, 17, 13, 48, 72, 5, 5, 2, 1)},
+      {conv(1, 7, 9, 64, 40, 3, 3, 2, 1, 2, 2)},  // 32 channels per group, dilation 2
+      {conv(2, 10, 10, 32, 300, 3, 3, 1, 1), 1.0f, 0.25f},  // 300 filters: a partial 256 tile
       {conv(2, 6, 6, 4, 5, 3, 3, 1, 1), 0.0f, 3.0f},   // alpha 0: y = beta y
   };
   return v;

@@ -131,9 +131,9 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   EXPECT_EQ(c.stride_b, 16 * 9 * 16);
   EXPECT_EQ(c.stride_c, 16);
   EXPECT_EQ(c.ldc, 64);
-  // The tensor-core maths run the 3 x 3 layers on conv-03; the stem (C = 3) too in Tf32, on
-  // conv-02's FP32 in 3xTF32. A strided 1 x 1 projection is lowered in 3xTF32 and, below 2048
-  // output channels, runs on conv-03 in Tf32.
+  // The tensor-core maths run the 3 x 3 layers on conv-03 or conv-04; the stem (C = 3) on
+  // conv-03 in Tf32, on conv-02's FP32 in 3xTF32. A strided 1 x 1 projection is lowered in
+  // 3xTF32 and, below 2048 output channels, runs on the tensor-core rungs in Tf32.
   const Conv2dShape stem{32, 224, 224, 3, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1};
   const Conv2dShape projection{32, 56, 56, 256, 512, 1, 1, 0, 0, 2, 2, 1, 1, 1};
   auto expect_choice = [&](const Conv2dShape& s, Math math, std::string_view slug) {
@@ -148,13 +148,19 @@ TEST(Conv, AutoChoosesRungOrLowering) {
       EXPECT_EQ(d.kernel->info.slug, slug);
     }
   };
-  for (const Conv2dShape& s : {resnet_3x3(), wide}) {
-    expect_choice(s, Math::Tf32, "conv-03-mma-tf32");
+  // Tf32 on wgmma with more than 128 channels and tiles for half the SMs (32 x 56 x 56 x 256,
+  // 3 x 3: 784), else on mma.sync (64 channels; 32 x 7 x 7 x 512: 26 tiles).
+  Conv2dShape res5 = resnet_3x3();
+  res5.h = res5.w = 7;
+  res5.c = res5.k = 512;
+  expect_choice(wide, Math::Tf32, "conv-04-wgmma-tf32");
+  expect_choice(resnet_3x3(), Math::Tf32, "conv-03-mma-tf32");
+  expect_choice(res5, Math::Tf32, "conv-03-mma-tf32");
+  for (const Conv2dShape& s : {resnet_3x3(), wide, res5})
     expect_choice(s, Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
-  }
   expect_choice(stem, Math::Tf32, "conv-03-mma-tf32");
   expect_choice(stem, Math::Fp32Tf32x3, "conv-02-precomp");
-  expect_choice(projection, Math::Tf32, "conv-03-mma-tf32");
+  expect_choice(projection, Math::Tf32, "conv-04-wgmma-tf32");
   expect_choice(projection, Math::Fp32Tf32x3, {});
   o.math = Math::Fp32;
   // A named rung of another math is refused.

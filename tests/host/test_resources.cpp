@@ -74,6 +74,7 @@ constexpr Claim kClaims[] = {
     {"tc-04",   kNoSpill | kHgmma | kHopperOnly | kWgmmaARegisters},
     {"tc-05",   kNoSpill},
     {"conv-03", kNoSpill},
+    {"conv-04", kNoSpill | kHgmma | kHopperOnly},
 };
 // clang-format on
 

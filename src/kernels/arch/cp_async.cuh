@@ -1,5 +1,6 @@
-// Ampere's asynchronous copies (cp.async, LDGSTS) in PTX, shared by CUDA-core rung 12 and
-// tensor-core rung 01: global memory straight into shared memory, with no registers in between.
+// Ampere's asynchronous copies (cp.async, LDGSTS) in PTX, shared by CUDA-core rung 12,
+// tensor-core rung 01 and the conv rungs from 03: global memory straight into shared memory, with
+// no registers in between.
 #pragma once
 
 #include <cstdint>

@@ -61,7 +61,11 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
 
 #define SGEMM_D4(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3])
 #define SGEMM_D16(i) SGEMM_D4(i), SGEMM_D4(i + 4), SGEMM_D4(i + 8), SGEMM_D4(i + 12)
+#define SGEMM_D32(i) SGEMM_D16(i), SGEMM_D16(i + 16)
 #define SGEMM_D64(i) SGEMM_D16(i), SGEMM_D16(i + 16), SGEMM_D16(i + 32), SGEMM_D16(i + 48)
+#define SGEMM_D_REGS_32                                                                    \
+  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
+  "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}"
 #define SGEMM_D_REGS_64                                                                    \
   "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
   "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "  \
@@ -77,10 +81,16 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
   "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "     \
   "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}"
 
-// The shared-memory ("SS") form of a wgmma at N = 128 or 256: `op128` and `op256` name the
-// instruction, `tail` holds the immediates after the scale-d predicate.
-#define SGEMM_WGMMA_SS(op128, op256, tail)                                        \
-  if constexpr (kN == 128) {                                                      \
+// The shared-memory ("SS") form of a wgmma at N = 64, 128 or 256: `op64`, `op128` and `op256`
+// name the instruction, `tail` holds the immediates after the scale-d predicate.
+#define SGEMM_WGMMA_SS(op64, op128, op256, tail)                                  \
+  if constexpr (kN == 64) {                                                       \
+    asm volatile("{ .reg .pred p;\n"                                              \
+                 "setp.ne.b32 p, %34, 0;\n" op64 " " SGEMM_D_REGS_32               \
+                 ", %32, %33, p, " tail "; }"                                     \
+                 : SGEMM_D32(0)                                                   \
+                 : "l"(desc_a), "l"(desc_b), "r"(scale_d));                       \
+  } else if constexpr (kN == 128) {                                               \
     asm volatile("{ .reg .pred p;\n"                                              \
                  "setp.ne.b32 p, %66, 0;\n" op128 " " SGEMM_D_REGS_64              \
                  ", %64, %65, p, " tail "; }"                                     \
@@ -95,12 +105,14 @@ __device__ __forceinline__ void fence_operands(float (&d)[kN]) {
                  : "l"(desc_a), "l"(desc_b), "r"(scale_d));                       \
   }
 
-// d (+)= A * B for a 64 x N x 8 TF32 tile, A and B in shared memory; scale_d == 0 overwrites
+// d (+)= A * B for a 64 x N x 8 TF32 tile, A and B in shared memory (both K-major: B's rows are
+// the N columns of the product); scale_d == 0 overwrites
 // d instead of adding.
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t desc_a,
                                            std::uint64_t desc_b, int scale_d) {
-  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32",
+  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32",
+                 "wgmma.mma_async.sync.aligned.m64n128k8.f32.tf32.tf32",
                  "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32", "1, 1")
 }
 
@@ -135,7 +147,8 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32
 template <int kN>
 __device__ __forceinline__ void wgmma_f16(float (&d)[kN / 2], std::uint64_t desc_a,
                                           std::uint64_t desc_b, int scale_d) {
-  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
+  SGEMM_WGMMA_SS("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16",
+                 "wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16",
                  "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16", "1, 1, 0, 0")
 }
 

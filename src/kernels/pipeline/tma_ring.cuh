@@ -1,6 +1,6 @@
 // The ring of shared-memory stages that a TMA producer fills and consumer warps drain, with a
 // "full" and an "empty" mbarrier per stage: the pipeline of the TMA-fed rungs (CUDA-core 13,
-// tensor-core 02 to 04).
+// tensor-core 02 to 04) and of conv rung 04, whose producer fills it by cp.async.
 #pragma once
 
 #ifdef SGEMM_HAS_SM90A
@@ -30,11 +30,13 @@ struct TmaRing {
   __device__ std::uint32_t stage(int s) const { return base + s * kStageBytes; }
   __device__ std::uint32_t full(int s) const { return base + kBarrierOffset + 8 * s; }
   __device__ std::uint32_t empty(int s) const { return base + kBarrierOffset + 8 * (kStages + s); }
-  // Thread 0 initializes the barriers; the whole block then syncs.
-  __device__ void init(int consumer_warps) const {
+  // Thread 0 initializes the barriers; the whole block then syncs. A stage fills with
+  // `producer_arrivals` arrivals (and the bytes they announce): the one TMA thread's, or one per
+  // thread of a cp.async producer.
+  __device__ void init(int consumer_warps, int producer_arrivals = 1) const {
     if (threadIdx.x == 0) {
       for (int s = 0; s < kStages; ++s) {
-        mbar_init(full(s), 1);
+        mbar_init(full(s), producer_arrivals);
         mbar_init(empty(s), consumer_warps);
       }
       fence_barrier_init();
