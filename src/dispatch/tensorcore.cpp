@@ -47,6 +47,51 @@ std::string_view tf32_batch_unsuited(const Canonical& p, const Device&) {
   if (p.batch == 1 || p.k >= 256) return {};
   return "a batch with k below 256: its packing pass costs more than the tensor cores save";
 }
+// tc-03 runs a batch in one persistent launch, the matrices' tiles one after another (its maps'
+// third dimension), A and B read in place as in a single call. Measured on an H200 with
+// sgemm-bench --batched against tc-02 and the FP32 batched grids:
+// - Tf32: faster than both from 128 x 64 x 128 matrices up (64 x 197 x 768 x 768: 0.079 against
+//   tc-02's 0.232 ms; 512 x 128 x 64 x 128: 0.033 against rung 10's 0.066); at 64 x 64 x 64 and
+//   below rung 15's grid, which sizes its tiles to the matrix, is faster (0.040 against 0.043 ms
+//   at 1024 x 64³; 0.023 against 0.125 at 4096 x 16³).
+// - 3xTF32: the same, except that an M-major A of at most 64 rows is packed into half-empty
+//   128-row tiles (256 x 64 x 256 x 1024, A transposed: rung 10 0.192 against 0.245 ms).
+constexpr std::int64_t kRung15MaxMatrix = 64;
+std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
+  if (p.batch > 1 && std::max(p.m, p.n) <= kRung15MaxMatrix)
+    return "a batch of matrices of at most 64 x 64: rung 15's grid is faster";
+  return {};
+}
+std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch > 1 && !p.a_k_major && p.m <= 64)
+    return "a batch whose M-major A of at most 64 rows is packed into half-empty tiles: rung 10's "
+           "FP32 grid is faster";
+  return tc03_tf32_batch_unsuited(p, device);
+}
+
+// A single call whose tc-03 tiles leave SMs idle, with a long k: cut into ranges of at least
+// kTc03MinRangeK k-values that tc-03 runs as one batch, until the tiles of all ranges fill the
+// SMs once (Decision::k_ranges). tc-03's tiles (03_wgmma_rs.cu): 256 x 128 in Tf32, 128 x 128
+// in 3xTF32. Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
+// - faster with 4 or more tiles: Tf32 4096 x 256 x 16384 0.115 against 0.195 ms, 128 x 8192 x
+//   8192 0.136 against 0.166, 64 x 4096 x 4096 0.046 against 0.055; 3xTF32 256 x 256 x 131072
+//   0.239 against 0.279, 32 x 4096 x 11008 NT 0.108 against 0.117;
+// - slower with ranges of 512 (1024³: Tf32 0.027 against 0.025 ms), and with one or two tiles,
+//   where the tail split serves as well (3xTF32 64 x 64 x 262144: 0.165 against 0.146 ms).
+constexpr int kTc03Tf32M = 256, kTc03Tf32x3M = 128, kTc03N = 128;
+constexpr std::int64_t kTc03MinTiles = 4, kTc03MinRangeK = 1024;
+template <int kTileM>
+std::int64_t tc03_k_ranges(const Canonical& p, const Device& device) {
+  const std::int64_t tiles = ceil_div(p.m, kTileM) * ceil_div(p.n, kTc03N);
+  if (p.batch != 1 || tiles < kTc03MinTiles) return 1;
+  return std::min<std::int64_t>(device.sms / tiles, p.k / kTc03MinRangeK);
+}
+template <int kTileM>
+std::string_view tc03_split_unsuited(const Canonical& p, const Device& device) {
+  if (tc03_k_ranges<kTileM>(p, device) > 1) return {};
+  return "fewer than 4 tiles, tiles that fill half the SMs, or a short k: no ranges of k";
+}
+
 std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
   if (p.batch == 1) return {};
   return "a batch: rung 10's FP32 batched grid is faster and at least as accurate";
@@ -91,8 +136,9 @@ constexpr std::array kTf32Rules = {
     Rule{"simt-15-batched-small", tiny_unsuited},
     Rule{"simt-14-small-m", rung14_tf32_unsuited},
     Rule{"tc-05-mma-small-m-tf32", tc05_tf32_unsuited},
+    Rule{"tc-03-wgmma-rs-tf32", tc03_split_unsuited<kTc03Tf32M>, tc03_k_ranges<kTc03Tf32M>},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
-    Rule{"tc-03-wgmma-rs-tf32"},
+    Rule{"tc-03-wgmma-rs-tf32", tc03_tf32_batch_unsuited},
     Rule{"tc-02-wgmma-tf32", tf32_batch_unsuited},
     Rule{"tc-01-mma-sync-tf32", tf32_batch_unsuited},
 };
@@ -100,8 +146,10 @@ constexpr std::array kTf32x3Rules = {
     Rule{"simt-15-batched-small", tiny_unsuited},
     Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
     Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<16>},
+    Rule{"tc-03-wgmma-rs-tf32x3", tc03_split_unsuited<kTc03Tf32x3M>,
+         tc03_k_ranges<kTc03Tf32x3M>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
-    Rule{"tc-03-wgmma-rs-tf32x3"},
+    Rule{"tc-03-wgmma-rs-tf32x3", tc03_tf32x3_batch_unsuited},
     Rule{"tc-02-wgmma-tf32x3", tc02_tf32x3_batch_unsuited},
     Rule{"tc-01-mma-sync-tf32x3", tc01_tf32x3_unsuited},
 };

@@ -56,6 +56,24 @@ TEST(Api, AutoSplitsLongK) {
       }
 }
 
+// The same in Tf32 and 3xTF32, where tc-03 runs the ranges as one batch (its maps' third
+// dimension): A in place or packed, B in both majornesses, a shorter last range.
+TEST(Api, AutoSplitsLongKOnTensorCores) {
+  std::uint64_t seed = 400;
+  for (Math math : {Math::Tf32, Math::Fp32Tf32x3})
+    for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+      for (Op op_a : {Op::N, Op::T})
+        for (Op op_b : {Op::N, Op::T})
+          for (auto [m, n, k] : {std::array<std::int64_t, 3>{300, 300, 5001},
+                                 std::array<std::int64_t, 3>{130, 520, 4100}}) {
+            ref::GemmCase c{layout, op_a, op_b, m, n, k, -0.5f, 0.75f};
+            Options o;
+            o.math = math;
+            run_case(c, o, seed++);
+            if (HasFailure()) return;
+          }
+}
+
 // A kernel asked for by name refuses a call it cannot compute, says why, and touches nothing.
 TEST(Api, NamedKernelRefusesUnsupportedCall) {
   for (const KernelInfo& k : kernels()) {

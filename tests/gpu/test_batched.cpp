@@ -20,6 +20,7 @@ struct BatchCase {
   std::int64_t lda, ldb, ldc;
   std::int64_t stride_a, stride_b, stride_c, batch;
   std::string what;
+  float last_b_scale = 1.0f;  // scales the last matrix's B (subnormal values for 3xTF32's checks)
 };
 
 // Element (r, col) of a stored operand or result: row r, column col of op(X) as the call sees it.
@@ -73,6 +74,19 @@ std::vector<BatchCase> batch_cases() {
     c.ldb = c.ldc = c.n * c.batch;
     c.stride_a = 0, c.stride_b = c.n, c.stride_c = c.n;
     c.what = "A broadcast, B and C interleaved";
+    cases.push_back(c);
+  }
+  {  // A broadcast, B and C stacked with a gap: no fold, matrix 0 of A for every product
+    BatchCase c = stacked(R, Op::N, Op::T, 40, 36, 48, 3, 4);
+    c.stride_a = 0;
+    c.what = "A broadcast";
+    cases.push_back(c);
+  }
+  {  // B broadcast, A and C stacked with a gap: no fold
+    BatchCase c = stacked(R, Op::T, Op::N, 44, 20, 40, 3, 4);
+    c.stride_b = 0;
+    c.alpha = 1.5f, c.beta = -1.0f;
+    c.what = "B broadcast, beta";
     cases.push_back(c);
   }
   {  // interleaved C (heads of one activation), each product its own: no fold
@@ -129,6 +143,8 @@ Status run_batch(const BatchCase& c, const Options& options, std::uint64_t seed)
   for (float& x : a) x = uniform(rng);
   for (float& x : b) x = uniform(rng);
   for (float& x : c0) x = uniform(rng);
+  for (std::int64_t e = (c.batch - 1) * c.stride_b; e < std::int64_t(b.size()); ++e)
+    b[e] *= c.last_b_scale;
   float *da = device_copy(a), *db = device_copy(b), *dc = device_copy(c0);
   const Status s = gemm_strided_batched(c.layout, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, da,
                                         c.lda, c.stride_a, db, c.ldb, c.stride_b, c.beta, dc,
@@ -238,6 +254,26 @@ TEST(AutoBatched, ManySmallMatrices) {
     run_batch(c, options, 7);
     if (HasFailure()) return;
   }
+}
+
+// 3xTF32 cannot split subnormal values (the tensor cores flush them): a batch whose last matrix
+// of B holds only such values must still be computed within the bound, by the FP32 fallback,
+// whether the tile kernel checks B itself (beta 0) or a scan does (beta != 0).
+TEST(AutoBatched, Tf32x3UnsplittableInLastMatrix) {
+  for (const char* kernel : {"auto", "tc-03-wgmma-rs-tf32x3"})
+    for (float beta : {0.0f, 0.5f}) {
+      Options options;
+      options.math = Math::Fp32Tf32x3;
+      options.kernel = kernel;
+      BatchCase c = stacked(Layout::RowMajor, Op::N, Op::N, 64, 64, 64, 3, 0);
+      c.beta = beta;
+      c.last_b_scale = 1e-39f;
+      c.what = "subnormal B in the last matrix";
+      const Status s = run_batch(c, options, 23);
+      if (s == Status::NotSupported) continue;  // a kernel not built for this device
+      EXPECT_EQ(s, Status::Success) << kernel << ": " << last_error();
+      if (HasFailure()) return;
+    }
 }
 
 // A strided batch inside a CUDA graph: the batched grid (many small matrices) and the per-matrix

@@ -99,7 +99,9 @@ std::string current_table() {
       detail::Decision d;
       std::string message;
       const Status s = detail::choose(canonical(c), o, detail::kH100, SIZE_MAX, &d, &message);
-      out << '\t' << (s == Status::Success ? std::string(d.kernel->info.slug) : "ERROR " + message);
+      if (s != Status::Success) out << "\tERROR " << message;
+      else out << '\t' << d.kernel->info.slug;
+      if (s == Status::Success && d.k_ranges > 1) out << " in " << d.k_ranges << " k ranges";
     }
     out << '\n';
   }
@@ -150,7 +152,8 @@ TEST(Batch, FoldsStackedAndSideBySideBatches) {
 }
 
 // Many small matrices go to a kernel that runs them in one launch; matrices that fill the GPU
-// alone go to the single-call kernels, launched once each.
+// alone go to the single-call kernels, launched once each, in FP32 (tc-03, which runs a batch in
+// one persistent launch, takes both in the tensor-core maths).
 TEST(Batch, AutoChoosesByMatrixSize) {
   auto chosen = [](std::int64_t m, std::int64_t n, std::int64_t k, std::int64_t batch, Math math) {
     const Call c{Layout::RowMajor, Op::N, Op::N, m, n, k};
@@ -167,7 +170,7 @@ TEST(Batch, AutoChoosesByMatrixSize) {
   for (Math math : {Math::Fp32, Math::Fp32Tf32x3, Math::Tf32}) {
     EXPECT_TRUE(chosen(128, 128, 64, 512, math)) << to_string(math);
     EXPECT_TRUE(chosen(197, 768, 768, 64, math)) << to_string(math);
-    EXPECT_FALSE(chosen(2048, 2048, 2048, 16, math)) << to_string(math);
+    EXPECT_EQ(chosen(2048, 2048, 2048, 16, math), math != Math::Fp32) << to_string(math);
   }
 }
 

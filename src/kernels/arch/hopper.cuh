@@ -99,6 +99,15 @@ __device__ __forceinline__ void tma_store(const CUtensorMap& map, int c0, int c1
                "r"(c0), "r"(c1), "r"(src)
                : "memory");
 }
+// The same for a 3-D `map`, at (c0 innermost, c1, c2).
+__device__ __forceinline__ void tma_store(const CUtensorMap& map, int c0, int c1, int c2,
+                                          std::uint32_t src) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group [%0, {%1, %2, %3}], [%4];" ::"l"(
+          reinterpret_cast<std::uint64_t>(&map)),
+      "r"(c0), "r"(c1), "r"(c2), "r"(src)
+      : "memory");
+}
 __device__ __forceinline__ void bulk_commit() {
   asm volatile("cp.async.bulk.commit_group;" ::: "memory");
 }

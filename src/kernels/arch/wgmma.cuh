@@ -161,16 +161,18 @@ __device__ __forceinline__ void wgmma_f16(float (&d)[kN / 2], std::uint64_t desc
 
 #endif  // sm_90a device code
 
-// A K-major operand as a 3-D tensor [parts][rows][cols] with rows `ld` floats apart, read in
-// boxes of 32 x box_rows x 1 and written into shared memory with the 128-byte swizzle. Boxes
-// that hang past `rows` or `cols` are filled with zeros by the TMA unit. `round_to_tf32` loads
-// the user's raw FP32 as TFLOAT32 (the TMA unit reduces it to TF32); packed data is rounded
-// already and must stay bit-exact (3xTF32 small parts), so it is loaded as FLOAT32.
+// A K-major operand as a 3-D tensor [parts][rows][cols] with rows `ld` floats apart and parts
+// `part_floats` floats apart (0: rows * ld, one part after the other), read in boxes of
+// 32 x box_rows x 1 and written into shared memory with the 128-byte swizzle. Boxes that hang
+// past `rows` or `cols` are filled with zeros by the TMA unit. `round_to_tf32` loads the user's
+// raw FP32 as TFLOAT32 (the TMA unit reduces it to TF32); packed data is rounded already and must
+// stay bit-exact (3xTF32 small parts), so it is loaded as FLOAT32.
 inline bool make_k_major_map(CUtensorMap* map, const float* data, std::int64_t parts,
                              std::int64_t rows, std::int64_t cols, std::int64_t ld, int box_rows,
-                             bool round_to_tf32) {
+                             bool round_to_tf32, std::int64_t part_floats = 0) {
+  if (part_floats == 0) part_floats = rows * ld;
   const cuuint64_t dims[3] = {cuuint64_t(cols), cuuint64_t(rows), cuuint64_t(parts)};
-  const cuuint64_t strides[2] = {cuuint64_t(ld) * 4, cuuint64_t(rows) * cuuint64_t(ld) * 4};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * 4, cuuint64_t(part_floats) * 4};
   const cuuint32_t box[3] = {kSwizzleRowFloats, cuuint32_t(box_rows), 1};
   const cuuint32_t element_strides[3] = {1, 1, 1};
   const CUtensorMapDataType type =

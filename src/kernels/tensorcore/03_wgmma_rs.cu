@@ -107,6 +107,22 @@ __device__ __forceinline__ void tile_of(std::int64_t linear, std::int64_t tiles_
     grouped_tile(linear, tiles_m, tiles_n, tile_m, tile_n);
 }
 
+// Tile `linear` of a batch, whose matrices' tiles come one matrix after another: tile (m, n) of
+// matrix z, in tile_of's order within the matrix.
+struct BatchTile {
+  int z;
+  std::int64_t m, n;
+};
+template <Tf32Mode kMode>
+__device__ __forceinline__ BatchTile batch_tile(std::int64_t linear, std::int64_t tiles_m,
+                                                std::int64_t tiles_n) {
+  const std::int64_t matrix_tiles = tiles_m * tiles_n;
+  BatchTile t;
+  t.z = int(linear / matrix_tiles);
+  tile_of<kMode>(linear % matrix_tiles, tiles_m, tiles_n, t.m, t.n);
+  return t;
+}
+
 // Fragment rows `group` and `group + 8` of warp `warp` (0-3) of consumer warpgroup `consumer`
 // hold columns col_in_box and col_in_box + 1 of the box-th 32-column box of C's block tile:
 // warps 0-1 (2-3) share the first (second) box of the warpgroup, each taking the column pairs
@@ -138,12 +154,11 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   auto b_tile = [&](int stage) { return ring.stage(stage) + kParts * Cfg::kATileBytes; };
 
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  const std::int64_t whole = tiles_m * tiles_n - tail.tiles;  // tiles of the whole-tile kernel
+  // Tiles of the whole-tile kernel, over all matrices of the batch.
+  const std::int64_t whole = tiles_m * tiles_n * p.batch - tail.tiles;
   const int num_k_tiles = int(ops.kp / kBK);
   const int warpgroup = threadIdx.x / kWarpgroup;
-  auto tile_at = [&](std::int64_t linear, std::int64_t& tile_m, std::int64_t& tile_n) {
-    tile_of<kMode>(linear, tiles_m, tiles_n, tile_m, tile_n);
-  };
+  auto tile_at = [&](std::int64_t linear) { return batch_tile<kMode>(linear, tiles_m, tiles_n); };
 
   ring.init(kConsumers * 4);  // one arrival per consumer warp empties a stage
 
@@ -157,21 +172,24 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       int it = 0;  // k-tiles loaded so far, over all of this block's tiles
       // k-tiles [k_begin, k_end) of tile `tile` into the ring.
       auto load = [&](std::int64_t tile, int k_begin, int k_end) {
-        std::int64_t tile_m, tile_n;
-        tile_at(tile, tile_m, tile_n);
-        const int row_a = int(tile_m * kBM), col_b = int(tile_n * kBN);
+        const BatchTile t = tile_at(tile);
+        const int row_a = int(t.m * kBM), col_b = int(t.n * kBN);
+        // The matrix's coordinate in each map: a broadcast operand read in place (stride 0)
+        // has one matrix; packed parts have one per matrix of the batch.
+        const int z_a = ops.a_direct && p.stride_a == 0 ? 0 : t.z;
+        const int z_b = p.stride_b == 0 ? 0 : t.z;
         for (int kt = k_begin; kt < k_end; ++kt, ++it) {
           const int s = it % kStages, round = it / kStages;
           mbar_wait(ring.empty(s), (round & 1) ^ 1);
           mbar_arrive_expect_tx(ring.full(s), Cfg::kStageBytes);
-          tma_load(a_tile(s, 0), tmap_a, kt * kBK, row_a, 0, ring.full(s));
+          tma_load(a_tile(s, 0), tmap_a, kt * kBK, row_a, z_a, ring.full(s));
           if constexpr (kParts == 2)
-            tma_load(a_tile(s, 1), tmap_a_small, kt * kBK, row_a, 0, ring.full(s));
+            tma_load(a_tile(s, 1), tmap_a_small, kt * kBK, row_a, t.z, ring.full(s));
           if constexpr (kBKMajor) {
-            tma_load(b_tile(s), tmap_b, kt * kBK, col_b, 0, ring.full(s));
+            tma_load(b_tile(s), tmap_b, kt * kBK, col_b, z_b, ring.full(s));
           } else {
             for (int box = 0; box < kBN / kBBox; ++box)
-              tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK,
+              tma_load(b_tile(s) + box * kBBoxBytes, tmap_b, col_b + box * kBBox, kt * kBK, z_b,
                        ring.full(s));
           }
         }
@@ -302,8 +320,7 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   const std::uint32_t staging = ring.base + Cfg::kStagingOffset;
   const bool elected = threadIdx.x == kWarpgroup;  // the consumers' thread 0 issues the stores
   int chunks = 0;                                   // staged so far, over all of the block's tiles
-  auto store_tile_by_tma = [&](std::int64_t tile_m, std::int64_t tile_n,
-                               const float (&acc)[kAccs]) {
+  auto store_tile_by_tma = [&](const BatchTile& t, const float (&acc)[kAccs]) {
 #pragma unroll
     for (int q = 0; q < kBM / kChunkRows; ++q, ++chunks) {
       const std::uint32_t buffer = staging + (chunks % 2) * kChunkBytes;
@@ -326,26 +343,27 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
       named_barrier(kConsumerBarrier, kConsumers * kWarpgroup);
       if (elected) {
         for (int b = 0; b < kBN / kCBox; ++b)
-          tma_store(tmap_c, int(tile_n * kBN) + b * kCBox, int(tile_m * kBM) + q * kChunkRows,
+          tma_store(tmap_c, int(t.n * kBN) + b * kCBox, int(t.m * kBM) + q * kChunkRows, t.z,
                     buffer + b * kCBoxBytes);
         bulk_commit();
       }
     }
   };
-  auto store_tile = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kAccs]) {
-    if (c_by_tma) return store_tile_by_tma(tile_m, tile_n, acc);
+  auto store_tile = [&](const BatchTile& t, const float (&acc)[kAccs]) {
+    if (c_by_tma) return store_tile_by_tma(t, acc);
     // Epilogue: acc[4j + 2h + e] is C(row 8j + 2 * in_group + e, column col + h) of the block
     // tile; each thread writes column pairs, 8 bytes at a time where C's alignment allows.
     const bool paired = p.ldc % 2 == 0 && reinterpret_cast<std::uintptr_t>(p.c) % 8 == 0;
-    const std::int64_t row_base = tile_m * kBM + 2 * in_group;
-    const std::int64_t col_c = tile_n * kBN + col;
+    float* c = p.c + t.z * p.stride_c;
+    const std::int64_t row_base = t.m * kBM + 2 * in_group;
+    const std::int64_t col_c = t.n * kBN + col;
 #pragma unroll
     for (int j = 0; j < kAccs / 4; ++j) {
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
         const std::int64_t row = row_base + 8 * j + e;
         if (row < p.m)
-          store_c2(p.c + row * p.ldc, col_c, p.n, acc[4 * j + e], acc[4 * j + 2 + e], p.alpha,
+          store_c2(c + row * p.ldc, col_c, p.n, acc[4 * j + e], acc[4 * j + 2 + e], p.alpha,
                    p.beta, paired);
       }
     }
@@ -356,23 +374,21 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
   if constexpr (kTail) {
     __shared__ int last;  // whether this block completes the tile (sum_tail_tile)
     for_each_tail_piece(tail, num_k_tiles, [&](int piece, int tile, int k_begin, int k_end) {
-      std::int64_t tile_m, tile_n;
-      tile_at(whole + tile, tile_m, tile_n);
+      const BatchTile t = tile_at(whole + tile);
       float acc[kAccs] = {};
       mainloop(first, k_end - k_begin, acc);
       first += k_end - k_begin;
       if (sum_tail_tile<kConsumers * kWarpgroup>(tail, num_k_tiles, piece, tile, k_end - k_begin,
                                                  acc, &last, threadIdx.x - kWarpgroup,
                                                  kConsumerBarrier))
-        store_tile(tile_m, tile_n, acc);
+        store_tile(t, acc);
     });
   } else {
     for (std::int64_t tile = blockIdx.x; tile < whole; tile += gridDim.x, first += num_k_tiles) {
-      std::int64_t tile_m, tile_n;
-      tile_at(tile, tile_m, tile_n);
+      const BatchTile t = tile_at(tile);
       float acc[kAccs] = {};
       mainloop(first, num_k_tiles, acc);
-      store_tile(tile_m, tile_n, acc);
+      store_tile(t, acc);
     }
   }
   if constexpr (kMode == Tf32Mode::Tf32x3) {
@@ -397,11 +413,12 @@ __device__ void sum_tail_slots(const Canonical& p, const Tf32Operands& ops,
   const int warp = t / 32 % 4, lane = t % 32, group = lane / 4, in_group = lane % 4;
   const int col = fragment_box(t / kWarpgroup, warp) * kBBox + fragment_col_in_box(warp, group);
   const std::int64_t tiles_m = (p.m + kBM - 1) / kBM, tiles_n = (p.n + kBN - 1) / kBN;
-  std::int64_t tile_m, tile_n;
-  tile_of<kMode>(tiles_m * tiles_n - tail.tiles + tile, tiles_m, tiles_n, tile_m, tile_n);
-  const std::int64_t row = tile_m * kBM + 8 * (a / 4) + 2 * in_group + a % 2;
-  const std::int64_t c = tile_n * kBN + col + a / 2 % 2;
-  if (row < p.m && c < p.n) store_c(p.c + row * p.ldc + c, sum, p.alpha, p.beta);
+  const BatchTile at =
+      batch_tile<kMode>(tiles_m * tiles_n * p.batch - tail.tiles + tile, tiles_m, tiles_n);
+  const std::int64_t row = at.m * kBM + 8 * (a / 4) + 2 * in_group + a % 2;
+  const std::int64_t c = at.n * kBN + col + a / 2 % 2;
+  if (row < p.m && c < p.n)
+    store_c(p.c + at.z * p.stride_c + row * p.ldc + c, sum, p.alpha, p.beta);
 }
 #endif  // sm_90a device code
 
@@ -439,17 +456,29 @@ __global__ void __launch_bounds__(kThreads, 1)
 
 // --- host side ---------------------------------------------------------------------------------
 
-// A row-major matrix (rows of `cols` floats, `ld` apart: the user's N-major B, or C) as 2-D
-// boxes of 32 columns x 32 rows, FP32, 128-byte swizzle. Loads fill zeros past the edges;
-// stores leave out rows past the last, and columns past the last only when it ends a 16-byte
-// piece of its row (launch_tiles uses C's map only then: see tma_store in arch/hopper.cuh).
+// The matrices of an operand's tensor map: the batch's, `stride` floats apart, or one where
+// the stride is 0 (a broadcast operand, read at matrix coordinate 0) or the call is one matrix.
+struct MapMatrices {
+  std::int64_t count, stride;  // stride 0: the matrix's own size (make_k_major_map's default)
+};
+MapMatrices map_matrices(std::int64_t batch, std::int64_t stride) {
+  return stride == 0 || batch == 1 ? MapMatrices{1, 0} : MapMatrices{batch, stride};
+}
+
+// Row-major matrices (rows of `cols` floats, `ld` apart: the user's N-major B, or C) as 3-D
+// boxes of 32 columns x 32 rows x 1 matrix, FP32, 128-byte swizzle. Loads fill zeros past the
+// edges; stores leave out rows past the last, and columns past the last only when it ends a
+// 16-byte piece of its row (launch_tiles uses C's map only then: see tma_store in
+// arch/hopper.cuh).
 bool make_row_major_map(CUtensorMap* map, const float* data, std::int64_t rows,
-                        std::int64_t cols, std::int64_t ld, CUtensorMapL2promotion promotion) {
-  const cuuint64_t dims[2] = {cuuint64_t(cols), cuuint64_t(rows)};
-  const cuuint64_t strides[1] = {cuuint64_t(ld) * 4};
-  const cuuint32_t box[2] = {kSwizzleRowFloats, kSwizzleRowFloats};
-  const cuuint32_t element_strides[2] = {1, 1};
-  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(data), dims,
+                        std::int64_t cols, std::int64_t ld, MapMatrices matrices,
+                        CUtensorMapL2promotion promotion) {
+  const std::int64_t stride = matrices.stride ? matrices.stride : rows * ld;
+  const cuuint64_t dims[3] = {cuuint64_t(cols), cuuint64_t(rows), cuuint64_t(matrices.count)};
+  const cuuint64_t strides[2] = {cuuint64_t(ld) * 4, cuuint64_t(stride) * 4};
+  const cuuint32_t box[3] = {kSwizzleRowFloats, kSwizzleRowFloats, 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  return encode_tiled()(map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 3, const_cast<float*>(data), dims,
                         strides, box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE,
                         CU_TENSOR_MAP_SWIZZLE_128B, promotion,
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
@@ -465,9 +494,10 @@ constexpr TailCosts kTailCosts =
     kMode == Tf32Mode::Tf32x3 ? TailCosts{12.0, 5.0} : TailCosts{24.0, 12.0};
 static_assert(kBK == 32, "kTailCosts are in times of a 32-deep k-tile: re-measure them with kBK");
 
+// Over all matrices of a batch.
 template <Tf32Mode kMode>
 std::int64_t tile_count(const Canonical& p) {
-  return ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN);
+  return ceil_div(p.m, Config<kMode>::kBM) * ceil_div(p.n, kBN) * p.batch;
 }
 constexpr std::int64_t kTailSlotFloats(int bm) { return bm / 2 * kConsumers * kWarpgroup; }
 
@@ -481,23 +511,33 @@ cudaError_t launch_tiles_of(const Canonical& p, const Tf32Operands& ops, const L
                                       : tc_03_wgmma_rs_tf32_kernel<true, kBKMajor>;
   // A's big part (Tf32: its only part), rounded by the TMA unit when read in place; 3xTF32's
   // small part, always packed. tmap_a_small stays zero in Tf32 mode (not read).
+  // Each map's third dimension holds the matrices of a batch (map_matrices); packed operands
+  // have one matrix per matrix of the batch.
   CUtensorMap tmap_a{}, tmap_a_small{}, tmap_b{}, tmap_c{};
+  const MapMatrices a_matrices = map_matrices(p.batch, p.stride_a);
+  const MapMatrices b_matrices = map_matrices(p.batch, p.stride_b);
+  const MapMatrices packed = map_matrices(p.batch, ops.a_matrix_floats);
   const bool made =
-      (ops.a_direct
-           ? make_k_major_map(&tmap_a, ops.a, 1, p.m, p.k, p.lda, Cfg::kBM, true)
-           : make_k_major_map(&tmap_a, ops.a, 1, ops.mp, ops.kp, ops.kp, Cfg::kBM, false)) &&
-      (Cfg::kParts == 1 || make_k_major_map(&tmap_a_small, ops.a_small, 1, ops.mp, ops.kp,
-                                            ops.kp, Cfg::kBM, false)) &&
-      (kBKMajor
-           ? make_k_major_map(&tmap_b, p.b, 1, p.n, p.k, p.ldb, kBN, false)
-           : make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, CU_TENSOR_MAP_L2_PROMOTION_L2_256B));
+      (ops.a_direct ? make_k_major_map(&tmap_a, ops.a, a_matrices.count, p.m, p.k, p.lda,
+                                       Cfg::kBM, true, a_matrices.stride)
+                    : make_k_major_map(&tmap_a, ops.a, packed.count, ops.mp, ops.kp, ops.kp,
+                                       Cfg::kBM, false, packed.stride)) &&
+      (Cfg::kParts == 1 || make_k_major_map(&tmap_a_small, ops.a_small, packed.count, ops.mp,
+                                            ops.kp, ops.kp, Cfg::kBM, false, packed.stride)) &&
+      (kBKMajor ? make_k_major_map(&tmap_b, p.b, b_matrices.count, p.n, p.k, p.ldb, kBN, false,
+                                   b_matrices.stride)
+                : make_row_major_map(&tmap_b, p.b, p.k, p.n, p.ldb, b_matrices,
+                                     CU_TENSOR_MAP_L2_PROMOTION_L2_256B));
   if (!made) return cudaErrorInvalidValue;
   // TMA stores replace C (beta == 0 only) and need 16-byte aligned rows. They also write the
   // whole 16-byte piece of a row that holds C's last column (with n = 29, columns 29-31 of a
   // padded row were overwritten), so C's rows must end on a 16-byte boundary too. A C whose
   // map cannot be made (a row stride of 2^40 bytes or more) is stored from registers.
+  // A batch's matrices of C must start 16-byte aligned too.
   const bool c_by_tma = p.beta == 0.0f && aligned16(p.c) && p.ldc % 4 == 0 && p.n % 4 == 0 &&
+                        p.stride_c % 4 == 0 &&
                         make_row_major_map(&tmap_c, p.c, p.m, p.n, p.ldc,
+                                           map_matrices(p.batch, p.stride_c),
                                            CU_TENSOR_MAP_L2_PROMOTION_NONE);
   for (const auto kernel : {whole_kernel, tail_kernel})
     if (cudaError_t err = set_max_dynamic_smem(kernel, Cfg::kSmemBytes)) return err;
@@ -526,8 +566,10 @@ cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const Laun
                      : launch_tiles_of<kMode, false>(p, ops, args);
 }
 
-// B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise.
-constexpr Tf32Direct kDirect{.k_major = true, .a_big = true, .b_always = true, .b_checked = true};
+// B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise; in a
+// batch too (the maps' third dimension).
+constexpr Tf32Direct kDirect{
+    .k_major = true, .a_big = true, .b_always = true, .b_checked = true, .batch = true};
 
 template <Tf32Mode kMode>
 std::string_view why_not(const Canonical& p, const Device& device) {
@@ -538,6 +580,9 @@ std::string_view why_not(const Canonical& p, const Device& device) {
   // A K-major B's map is 3-D (make_k_major_map): its whole-matrix stride is below 2^40 bytes too.
   if (p.b_k_major && double(p.n) * double(p.ldb) >= 0x1p38)
     return "needs n x ldb < 2^38 for a K-major B (TMA strides)";
+  // A batch's B is one 3-D map: its matrices 16-byte aligned, their stride below 2^40 bytes.
+  if (p.batch > 1 && (p.stride_b % 4 != 0 || p.stride_b >= (std::int64_t(1) << 38)))
+    return "needs B's matrix stride a multiple of 4 below 2^38 in a batch";
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
   return needs_grid(tile_count<kMode>(p), 1);
 }
@@ -567,13 +612,13 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
         Math::Fp32Tf32x3, "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
       {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
         "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
-       /*accepts_run_if=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
   };
   return entries;
 #else

@@ -155,8 +155,9 @@ constexpr int kScanThreads = 256, kScanBlocksX = 8, kScanBlocksY = 2048;
 
 __global__ void __launch_bounds__(kScanThreads)
     tc_scan_kernel(const float* x, std::int64_t outer, std::int64_t inner, std::int64_t ld,
-                   int* nonfinite, const int* run_if) {
+                   std::int64_t matrix_stride, int* nonfinite, const int* run_if) {
   if (run_if != nullptr && *run_if == 0) return;
+  x += blockIdx.z * matrix_stride;  // matrix z of a batch
   bool unsplittable = false;
   for (std::int64_t o = blockIdx.y; o < outer; o += gridDim.y)
     for (std::int64_t i = std::int64_t(blockIdx.x) * kScanThreads + threadIdx.x; i < inner;
@@ -166,15 +167,16 @@ __global__ void __launch_bounds__(kScanThreads)
 }
 
 cudaError_t scan(StridedOperand x, std::int64_t rows, std::int64_t cols, int* nonfinite,
-                 const int* run_if, cudaStream_t stream) {
+                 const int* run_if, cudaStream_t stream, std::int64_t batch = 1,
+                 std::int64_t matrix_stride = 0) {
   // The contiguous dimension runs along threads.
   const bool rows_contiguous = x.col_stride == 1;
   const std::int64_t outer = rows_contiguous ? rows : cols, inner = rows_contiguous ? cols : rows;
   const std::int64_t ld = rows_contiguous ? x.row_stride : x.col_stride;
   const dim3 grid(unsigned(std::min<std::int64_t>(ceil_div(inner, kScanThreads), kScanBlocksX)),
-                  unsigned(std::min<std::int64_t>(outer, kScanBlocksY)));
+                  unsigned(std::min<std::int64_t>(outer, kScanBlocksY)), unsigned(batch));
   return launch_kernel(tc_scan_kernel, grid, kScanThreads, 0, stream, x.ptr, outer, inner, ld,
-                       nonfinite, run_if);
+                       matrix_stride, nonfinite, run_if);
 }
 
 // Whether an operand can skip the pack (Tf32) or the copy of its big part (3xTF32, a_big). The
@@ -217,7 +219,7 @@ struct Tf32Plan {
 };
 
 Tf32Plan plan(const Canonical& p, Tf32Mode mode, Tf32Direct direct) {
-  if (p.batch > 1) direct = {};  // every matrix of a batch is packed
+  if (p.batch > 1 && !direct.batch) direct = {};  // every matrix of a batch is packed
   Tf32Plan t{};
   t.split = mode == Tf32Mode::Tf32x3;
   t.fp32_only = t.split && p.k < kMinSplitK;
@@ -226,9 +228,11 @@ Tf32Plan plan(const Canonical& p, Tf32Mode mode, Tf32Direct direct) {
   t.np = round_up(p.n, kPackTileMN);
   t.kp = round_up(p.k, kPackTileK);
   const bool k_major_direct = direct.k_major && !t.split;
-  t.a_direct =
-      (k_major_direct || (t.split && direct.a_big)) &&
-      direct_ok(p.a, p.lda, p.a_k_major, p.m, p.k);
+  // A batch's A read in place is one tensor map: its matrices 16-byte aligned, their stride
+  // below the map's limit.
+  const bool a_batch_ok = p.batch == 1 || (p.stride_a % 4 == 0 && p.stride_a < kMaxTmaFloats);
+  t.a_direct = (k_major_direct || (t.split && direct.a_big)) && a_batch_ok &&
+               direct_ok(p.a, p.lda, p.a_k_major, p.m, p.k);
   t.b_direct =
       direct.b_always || (k_major_direct && direct_ok(p.b, p.ldb, p.b_k_major, p.n, p.k));
   t.a_floats = (t.a_direct ? parts - 1 : parts) * t.mp * t.kp;  // the small part only
@@ -266,7 +270,7 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
     err = cudaMemsetAsync(nonfinite, 0, sizeof(int), stream);
     if (err == cudaSuccess)
       err = t.a_direct ? pack<PackParts::Small>(operand_a(p), p.m, p.k, a_packed, t.mp, t.kp,
-                                                nonfinite, run_if, stream)
+                                                nonfinite, run_if, stream, p.batch, a_batch)
                        : pack<PackParts::BigAndSmall>(operand_a(p), p.m, p.k, a_packed, t.mp,
                                                       t.kp, nonfinite, run_if, stream, p.batch,
                                                       a_batch);
@@ -274,7 +278,8 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
       err = pack<PackParts::BigAndSmall>(operand_bt(p), p.n, p.k, b_packed, t.np, t.kp, nonfinite,
                                          run_if, stream, p.batch, b_batch);
     else if (err == cudaSuccess && !(direct.b_checked && p.beta == 0.0f))
-      err = scan(operand_b(p), p.k, p.n, nonfinite, run_if, stream);
+      err = scan(operand_b(p), p.k, p.n, nonfinite, run_if, stream,
+                 p.stride_b == 0 ? 1 : p.batch, p.stride_b);
   } else {
     if (!t.a_direct)
       err = pack<PackParts::Big>(operand_a(p), p.m, p.k, a_packed, t.mp, t.kp, nullptr, run_if,

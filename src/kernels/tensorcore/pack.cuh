@@ -115,6 +115,9 @@ struct Tf32Direct {
   // flag itself. Used only when beta == 0: nothing reads C then, so the fallback can overwrite
   // what the tile kernel wrote, and the scan (a pass over B) is skipped.
   bool b_checked = false;
+  // The above hold in a batch too: the launcher reads matrix i of an operand in place at
+  // x + i * stride_x. Otherwise every matrix of a batch is packed.
+  bool batch = false;
 };
 inline constexpr std::int64_t kDirectMinK = 8;
 
