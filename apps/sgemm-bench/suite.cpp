@@ -75,7 +75,10 @@ int run_suite(const BenchOptions& o, const DeviceFacts& facts) {
       detail::Decision decision;
       std::string message;
       if (detail::choose(p, opt, device, SIZE_MAX, &decision, &message) == Status::Success)
-        r.kernel = std::string(decision.kernel->info.slug);
+        r.kernel = std::string(decision.kernel->info.slug) +
+                   (decision.k_ranges > 1 ? " in " + std::to_string(decision.k_ranges) + " k ranges"
+                                          : "") +
+                   (decision.staged ? " on aligned copies" : "");
       const bool tf32 = math == Math::Tf32;
       auto ours = [&] {
         gemm(c.layout, c.op_a, c.op_b, c.m, c.n, c.k, c.alpha, buf.a(), c.lda, buf.b(), c.ldb,

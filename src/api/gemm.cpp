@@ -200,6 +200,20 @@ Status decide(const detail::Canonical& p, const detail::Device& device, const Op
   return Status::Success;
 }
 
+// Copies A and B as they are stored into the staging buffers a and b (detail::Staging).
+cudaError_t stage_operands(const detail::Canonical& p, const detail::Staging& s, float* a,
+                           float* b, cudaStream_t stream) {
+  const std::int64_t a_lines = p.a_k_major ? p.m : p.k, a_length = p.a_k_major ? p.k : p.m;
+  const std::int64_t b_lines = p.b_k_major ? p.n : p.k, b_length = p.b_k_major ? p.k : p.n;
+  cudaError_t err = cudaMemcpy2DAsync(a, s.lda * sizeof(float), p.a, p.lda * sizeof(float),
+                                      a_length * sizeof(float), a_lines, cudaMemcpyDeviceToDevice,
+                                      stream);
+  if (err == cudaSuccess)
+    err = cudaMemcpy2DAsync(b, s.ldb * sizeof(float), p.b, p.ldb * sizeof(float),
+                            b_length * sizeof(float), b_lines, cudaMemcpyDeviceToDevice, stream);
+  return err;
+}
+
 }  // namespace
 
 Status detail::enqueue_product(const Canonical& p, const Device& device, cudaStream_t stream,
@@ -211,7 +225,21 @@ Status detail::enqueue_product(const Canonical& p, const Device& device, cudaStr
     if (cudaError_t err = take_pooled(device.ordinal, decision.workspace_bytes, stream, &scratch))
       return from_cuda(err, "taking the workspace");
   cudaError_t err = cudaSuccess;
-  if (decision.k_ranges > 1) {
+  if (decision.staged) {
+    // Aligned copies of A and B, the product into an aligned C, then C = alpha C' + beta C.
+    Workspace workspace(scratch, decision.workspace_bytes);
+    const Staging s = staging_of(p);
+    float* a = workspace.take<float>(std::int64_t(s.a_bytes / sizeof(float)));
+    float* b = workspace.take<float>(std::int64_t(s.b_bytes / sizeof(float)));
+    float* c = workspace.take<float>(std::int64_t(s.c_bytes / sizeof(float)));
+    err = a && b && c ? stage_operands(p, s, a, b, stream) : cudaErrorMemoryAllocation;
+    if (err == cudaSuccess)
+      err = decision.kernel->launch(staged_call(p, s, a, b, c),
+                                    {stream, device, workspace, nullptr, decision.handoff});
+    if (err == cudaSuccess)
+      err = split_sum({c, s.ldc, 1, p.m, p.n, p.c, p.ldc, false, p.alpha, p.beta, nullptr}, device,
+                      stream);
+  } else if (decision.k_ranges > 1) {
     // The ranges of k as one batch (and the shorter last one), then their sum into C.
     Workspace workspace(scratch, decision.workspace_bytes);
     float* partial = workspace.take<float>(

@@ -2,6 +2,7 @@
 #include "dispatch/dispatch.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "api/registry.hpp"
@@ -105,12 +106,36 @@ Verdict try_k_ranges(const KernelEntry& e, const Canonical& p, std::int64_t rang
   return {};
 }
 
+// Whether `e` can run p on aligned copies (Rule::staged); fills the decision as try_kernel does,
+// the copies' workspace included.
+Verdict try_staged(const KernelEntry& e, const Canonical& p, const Device& device,
+                   std::size_t workspace_limit, Decision* d) {
+  const Staging s = staging_of(p);
+  // The copies start at workspace offsets, 256-byte aligned: such an address stands for them.
+  float* aligned = reinterpret_cast<float*>(std::uintptr_t(Workspace::kAlign));
+  Decision part;
+  if (Verdict v = try_kernel(e, staged_call(p, s, aligned, aligned, aligned), device, SIZE_MAX,
+                             &part);
+      !v.ok())
+    return v;
+  const std::size_t bytes = part.workspace_bytes + s.a_bytes + s.b_bytes + s.c_bytes;
+  if (bytes > workspace_limit) return {{}, bytes};
+  d->kernel = &e;
+  d->handoff = part.handoff;
+  d->workspace_bytes = bytes;
+  d->staged = true;
+  return {};
+}
+
 // The chosen configuration in words, for --explain.
 std::string describe(const Decision& d) {
   std::string text = "workspace " + bytes_text(d.workspace_bytes);
   if (d.k_ranges > 1)
     text += "; k cut into " + std::to_string(d.k_ranges) + " ranges of " +
             std::to_string(d.k_range) + ", run as one batch, added by split_sum";
+  if (d.staged)
+    text += "; A and B copied with leading dimensions rounded up to multiples of 4, C computed "
+            "aside and added by split_sum";
   if (d.handoff) text += "; operands FP16 cannot carry go to " + std::string(d.handoff->info.slug);
   return text;
 }
@@ -139,6 +164,28 @@ KRanges k_ranges_of(const Canonical& p, std::int64_t k_range, float* partial) {
   r.rest = q.matrix(q.batch);
   r.rest.k = p.k - q.batch * k_range;
   return r;
+}
+
+Staging staging_of(const Canonical& p) {
+  // Stored A: m rows of k (K-major) or k rows of m; stored B: n rows of k or k rows of n.
+  const std::int64_t a_lines = p.a_k_major ? p.m : p.k, a_length = p.a_k_major ? p.k : p.m;
+  const std::int64_t b_lines = p.b_k_major ? p.n : p.k, b_length = p.b_k_major ? p.k : p.n;
+  Staging s;
+  s.lda = round_up(a_length, 4), s.ldb = round_up(b_length, 4), s.ldc = k_ranges_ld(p);
+  s.a_bytes = Workspace::rounded(std::size_t(a_lines * s.lda) * sizeof(float));
+  s.b_bytes = Workspace::rounded(std::size_t(b_lines * s.ldb) * sizeof(float));
+  s.c_bytes = k_ranges_bytes(p, 1);
+  return s;
+}
+
+Canonical staged_call(const Canonical& p, const Staging& s, const float* a, const float* b,
+                      float* c) {
+  Canonical q = p;
+  q.a = a, q.lda = s.lda;
+  q.b = b, q.ldb = s.ldb;
+  q.c = c, q.ldc = s.ldc;
+  q.alpha = 1.0f, q.beta = 0.0f;
+  return q;
 }
 
 Canonical fold_batch(const Canonical& p) {
@@ -207,8 +254,9 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
       continue;
     }
     const std::int64_t ranges = rule.k_ranges ? rule.k_ranges(p, device) : 1;
-    const Verdict v = ranges > 1 ? try_k_ranges(*e, p, ranges, device, workspace_limit, out)
-                                 : try_kernel(*e, p, device, workspace_limit, out);
+    const Verdict v = rule.staged ? try_staged(*e, p, device, workspace_limit, out)
+                      : ranges > 1 ? try_k_ranges(*e, p, ranges, device, workspace_limit, out)
+                                   : try_kernel(*e, p, device, workspace_limit, out);
     if (v.ok()) {
       record(e, "chosen");
       if (explain) out->detail = describe(*out);

@@ -25,6 +25,8 @@ struct Decision {
   // > 1: the kernel runs the call as a batch of this many ranges of k_range k-values (the last
   // may be shorter), into partial sums that split_sum adds into C (k_ranges_of).
   std::int64_t k_ranges = 1, k_range = 0;
+  // The kernel runs the call on aligned copies in the workspace (Staging).
+  bool staged = false;
   std::string detail;                    // explain only: the chosen configuration
   std::vector<Considered> considered;    // explain only: in the order tried
 };
@@ -56,6 +58,20 @@ inline std::int64_t k_ranges_ld(const Canonical& p) { return round_up(p.n, 4); }
 inline std::size_t k_ranges_bytes(const Canonical& p, std::int64_t ranges) {
   return Workspace::rounded(std::size_t(ranges * p.m * k_ranges_ld(p)) * sizeof(float));
 }
+
+// A call run on aligned copies (Decision::staged): A and B copied into the workspace as they are
+// stored, with leading dimensions rounded up to multiples of 4 (every row 16-byte aligned), the
+// product into an aligned C there with alpha 1 and beta 0, then added into the caller's C with
+// alpha and beta by split_sum (one range). For the float4 kernels on calls whose pointers or
+// leading dimensions they cannot read in place.
+struct Staging {
+  std::int64_t lda, ldb, ldc;
+  std::size_t a_bytes, b_bytes, c_bytes;  // each rounded to the workspace's alignment
+};
+Staging staging_of(const Canonical& p);
+// The call on copies at a, b and c (staging_of's sizes; p.batch == 1).
+Canonical staged_call(const Canonical& p, const Staging& s, const float* a, const float* b,
+                      float* c);
 
 // The kernels `auto` tries for `math`, in order (registry slugs).
 std::vector<std::string_view> auto_order(Math math);

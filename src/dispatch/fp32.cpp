@@ -3,7 +3,8 @@
 // Rung 13 (128 x 256 tiles, a persistent grid, the last round cut along k) is the fastest FP32
 // kernel wherever its tiles fill the GPU; rung 10 (128 x 128 tiles, two blocks per SM) takes the
 // calls where rung 13's tiles would run half empty or its fixed costs dominate; cute-02 takes
-// what the float4 rungs cannot (unaligned pointers, leading dimensions not multiples of 4);
+// what the float4 rungs cannot (unaligned pointers, leading dimensions not multiples of 4)
+// unless the call is large enough for rung 13 on aligned copies;
 // fallback-01-any takes everything else.
 #include <algorithm>
 #include <array>
@@ -110,6 +111,19 @@ std::string_view rung10_split_unsuited(const Canonical& p, const Device& device)
   return "rung 13's tiles are as full, or fill the GPU, or k is short";
 }
 
+// Calls the float4 kernels cannot read in place (a pointer not 16-byte aligned, or a leading
+// dimension not a multiple of 4) run on aligned copies (Decision::staged) where rung 13 suits
+// the shape and the product is large enough that the copies (a read and a write of A and B, a
+// pass over C) cost little against it; cute-02 reads the others in place.
+constexpr double kMinStagedProducts = 0x1p27;
+std::string_view staged_rung13_unsuited(const Canonical& p, const Device& device) {
+  if (needs_vec4(p).empty()) return "A, B and C aligned: read in place, no copies";
+  if (p.batch != 1) return "a batch: no copies";
+  if (double(p.m) * double(p.n) * double(p.k) < kMinStagedProducts)
+    return "fewer than 2^27 products: the copies would cost more than they save";
+  return rung13_unsuited(p, device);
+}
+
 constexpr std::array kRules = {
     Rule{"simt-15-batched-small", rung15_unsuited},
     Rule{"simt-14-small-m", rung14_unsuited},
@@ -117,6 +131,7 @@ constexpr std::array kRules = {
     Rule{"simt-10-warptile", rung10_split_unsuited, rung10_k_ranges},
     Rule{"simt-13-tma", rung13_unsuited},
     Rule{"simt-10-warptile"},
+    Rule{"simt-13-tma", staged_rung13_unsuited, nullptr, /*staged=*/true},
     Rule{"cute-02-fast"},
     Rule{"simt-05-blocktile-2d"},
     Rule{"fallback-01-any"},

@@ -17,6 +17,8 @@ struct Rule {
   // Null, or the kernel (a `batched` one) runs p as a batch of this many ranges of k, whose
   // partial sums split_sum adds (Decision::k_ranges): for calls whose tiles leave SMs idle.
   std::int64_t (*k_ranges)(const Canonical& p, const Device& device) = nullptr;
+  // The kernel runs p on aligned copies of its operands (Decision::staged).
+  bool staged = false;
 };
 
 // Rung 14 (small M) streams the large operand once: with m or n at most kMax the call is bound

@@ -36,6 +36,22 @@ TEST(Api, AutoHandlesUnalignedPointers) {
   }
 }
 
+// Fp32 `auto` runs large unaligned calls on rung 13 over aligned copies of A and B, adding the
+// product into C with alpha and beta (`sgemm-bench --explain` shows it): every layout and op.
+TEST(Api, AutoStagesUnalignedCalls) {
+  std::uint64_t seed = 200;
+  for (Layout layout : {Layout::RowMajor, Layout::ColMajor})
+    for (Op op_a : {Op::N, Op::T})
+      for (Op op_b : {Op::N, Op::T}) {
+        ref::GemmCase c{layout, op_a, op_b, 2000, 2400, 100, -0.5f, 0.75f};
+        c.unaligned = true;
+        Options o;
+        o.math = Math::Fp32;
+        run_case(c, o, seed++);
+        if (HasFailure()) return;
+      }
+}
+
 // Fp32 `auto` cuts a long k over few tiles into ranges that a batched grid runs as one batch
 // (rung 15 up to 64 x 64, rung 10 above; `sgemm-bench --explain` shows the cut), with a shorter
 // last range, and adds the ranges into C with alpha and beta: every layout, odd sizes, both

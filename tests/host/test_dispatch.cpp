@@ -102,6 +102,7 @@ std::string current_table() {
       if (s != Status::Success) out << "\tERROR " << message;
       else out << '\t' << d.kernel->info.slug;
       if (s == Status::Success && d.k_ranges > 1) out << " in " << d.k_ranges << " k ranges";
+      if (s == Status::Success && d.staged) out << " on aligned copies";
     }
     out << '\n';
   }
