@@ -84,7 +84,11 @@ template <int kTileM>
 std::int64_t tc03_k_ranges(const Canonical& p, const Device& device) {
   const std::int64_t tiles = ceil_div(p.m, kTileM) * ceil_div(p.n, kTc03N);
   if (p.batch != 1 || tiles < kTc03MinTiles) return 1;
-  return std::min<std::int64_t>(device.sms / tiles, p.k / kTc03MinRangeK);
+  std::int64_t ranges = std::min<std::int64_t>(device.sms / tiles, p.k / kTc03MinRangeK);
+  // Only ranges of equal, 16-aligned length: a shorter last range runs as a launch of its own
+  // after the batch, on a fraction of the SMs (777 x 1025 x 3333 TN in 2 ranges: 0.71x whole).
+  while (ranges > 1 && p.k % (16 * ranges) != 0) --ranges;
+  return ranges;
 }
 template <int kTileM>
 std::string_view tc03_split_unsuited(const Canonical& p, const Device& device) {
@@ -100,12 +104,11 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
 // With m or n at most 64 a call is bound by the read of its large operand, or nearly (rung 14's
 // file). Measured on an H200 (sgemm-bench and --suite, n and k 4096 to 28672, row-major NN, NT):
 // - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
-//   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 32 rows (16 x
-//   4096 x 4096 NN 0.038 against tc-03's 0.060 ms; 32 x 4096 x 11008 NT 0.075 against tc-03's
-//   0.14), and up to 64 rows of C with a K-major B (64 x 4096 x 11008 NT 0.131 against tc-02's
-//   0.211 ms; tc-02 was faster at 64 x 11008 x 4096, 0.090 against 0.126). Elsewhere at 64 rows
-//   tc-03's wgmma is faster (0.055 against 0.087 ms at 64 x 4096 x 4096 NN; 16384 x 64 x 4096 NN,
-//   transposed for tc-05, 0.100 against 0.233).
+//   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 16 rows (16 x
+//   11008 x 4096 NT 0.067 against tc-03's 0.099 ms), and 32 with a K-major large operand (32 x
+//   4096 x 11008 NT 0.075 against tc-03's 0.080 in ranges of k). Above, tc-03's 128-row tiles in
+//   ranges of k: 32 x 4096 x 4096 NN 0.035 against tc-05's 0.049 ms, 64 x 4096 x 11008 NT 0.069
+//   against 0.131, 64 x 4096 x 4096 NN 0.034 against 0.086.
 // - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
 //   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
 //   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
@@ -121,8 +124,9 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
   return "above 4 rows: tc-05's tensor cores are faster";
 }
 std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
-  if (std::min(p.m, p.n) <= 32 || (p.m <= kSmallRows && p.b_k_major)) return {};
-  return "above 32 rows (64 rows of C with a K-major B): the tile kernels are faster";
+  const std::int64_t rows = std::min(p.m, p.n);
+  if (rows <= 16 || (rows <= 32 && large_operand_k_major(p))) return {};
+  return "above 16 rows (32 with a K-major large operand): tc-03 is faster";
 }
 std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
