@@ -38,6 +38,11 @@ inline std::string_view tiny_unsuited(const Canonical& p, const Device&) {
   return "not a single call of at most 16 x 16 x 256";
 }
 
+// Single calls of at most 2^27 products, cut into ranges of k on rung 10 (fp32.cpp); the 3xTF32
+// list takes them too, FP32 being at least as accurate.
+std::string_view small_call_unsuited(const Canonical& p, const Device& device);
+std::int64_t small_call_ranges(const Canonical& p, const Device& device);
+
 std::span<const Rule> fp32_rules();    // fp32.cpp
 std::span<const Rule> tf32_rules();    // tensorcore.cpp
 std::span<const Rule> tf32x3_rules();  // tensorcore.cpp
