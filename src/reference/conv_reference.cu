@@ -108,6 +108,9 @@ void ConvBuffers::fill_random(std::uint64_t seed) {
 
 void ConvBuffers::reset_y() {
   check(cudaMemcpy(y_, y0_, 4 * y_count_, cudaMemcpyDeviceToDevice), "reset y");
+  // Done before the call, whatever stream it runs on: a device-to-device cudaMemcpy does not
+  // wait for the copy, and a non-blocking stream does not wait for the legacy default stream.
+  check(cudaDeviceSynchronize(), "reset y");
 }
 
 void ConvBuffers::compute_reference() {

@@ -155,7 +155,8 @@ TEST(ConvAuto, ResNetLayer) {
 TEST(ConvAuto, GraphCapture) {
   const ConvCase cases[] = {{conv(2, 14, 14, 32, 40, 3, 3, 1, 1)},
                             {conv(2, 14, 14, 256, 64, 3, 3, 1, 2), 1.0f, 0.5f},
-                            {conv(2, 9, 9, 64, 96, 1, 1, 0, 1)}};
+                            {conv(2, 9, 9, 64, 96, 1, 1, 0, 1)},
+                            {conv(2, 64, 66, 32, 160, 3, 3, 1, 1)}};  // conv-04 in Tf32
   std::uint64_t seed = 500;
   for (cudaStreamCaptureMode mode : {cudaStreamCaptureModeGlobal, cudaStreamCaptureModeThreadLocal})
     for (Math math : built_maths())
