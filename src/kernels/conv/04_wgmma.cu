@@ -96,10 +96,9 @@ __device__ __forceinline__ void conv_wgmma_tiles(const PrecompArgs& args) {
     const int cg = int(p.shape.c / p.shape.groups);
     // Stage s once this thread's copies into it have landed: its chunks rounded to TF32 in place,
     // made visible to the tensor cores (async proxy), and the thread's arrival on "full".
-    const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
     auto publish = [&](int s) {
       auto round_chunk = [&](std::uint32_t at) {
-        float4& v = *reinterpret_cast<float4*>(const_cast<std::uint8_t*>(ring_ptr) +
+        float4& v = *reinterpret_cast<float4*>(const_cast<std::uint8_t*>(ring.stages) +
                                                (at - ring.base));
         v = {to_tf32(v.x), to_tf32(v.y), to_tf32(v.z), to_tf32(v.w)};
       };

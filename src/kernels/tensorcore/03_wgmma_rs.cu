@@ -230,12 +230,11 @@ __device__ __forceinline__ void rs_tiles(const Canonical& p, const CUtensorMap& 
 
   // B^T's fragments of k-tile kt, rounded to TF32 (big) and, for 3xTF32, the rounded
   // remainders (small). Per k8 step: rows {g, g + 8} at k = in_group, then at k = in_group + 4.
-  const std::uint8_t* ring_ptr = smem_raw + (ring.base - smem_address(smem_raw));
   bool unsplittable = false;  // 3xTF32: this thread has split a value of B it cannot carry
   auto load_fragments = [&](int kt, Fragments& big, Fragments* small) {
     const int s = kt % kStages;
     mbar_wait(ring.full(s), (kt / kStages) & 1);
-    const std::uint8_t* b = ring_ptr + (b_tile(s) - ring.base);
+    const std::uint8_t* b = ring.stages + (b_tile(s) - ring.base);
 #pragma unroll
     for (int ks = 0; ks < kK8Steps; ++ks) {
       float raw[4];
