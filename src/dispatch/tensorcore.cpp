@@ -106,9 +106,11 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
 // - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
 //   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 16 rows (16 x
 //   11008 x 4096 NT 0.067 against tc-03's 0.099 ms), and 32 with a K-major large operand (32 x
-//   4096 x 11008 NT 0.075 against tc-03's 0.080 in ranges of k). Above, tc-03's 128-row tiles in
-//   ranges of k: 32 x 4096 x 4096 NN 0.035 against tc-05's 0.049 ms, 64 x 4096 x 11008 NT 0.069
-//   against 0.131, 64 x 4096 x 4096 NN 0.034 against 0.086.
+//   4096 x 11008 NT 0.075 against tc-03's 0.080 in ranges of k), and at 32 x 32, where a tc-03
+//   tile is mostly empty (32 x 32 x 1048576: 0.54x cuBLAS TF32 against tc-03's 0.41x in
+//   `--suite`). Above, tc-03's 128-row tiles in ranges of k: 32 x 4096 x 4096 NN 0.035 against
+//   tc-05's 0.049 ms, 64 x 4096 x 11008 NT 0.069 against 0.131, 64 x 4096 x 4096 NN 0.034
+//   against 0.086.
 // - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
 //   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
 //   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
@@ -125,8 +127,9 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
 }
 std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
-  if (rows <= 16 || (rows <= 32 && large_operand_k_major(p))) return {};
-  return "above 16 rows (32 with a K-major large operand): tc-03 is faster";
+  if (rows <= 16 || (rows <= 32 && (large_operand_k_major(p) || std::max(p.m, p.n) <= 32)))
+    return {};
+  return "above 16 rows (32 with a K-major large operand, or m and n both 32): tc-03 is faster";
 }
 std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);

@@ -37,7 +37,7 @@ std::vector<Call> calls() {
     v.push_back({row, Op::N, Op::N, 8192, s, 8192});
     v.push_back({row, Op::N, Op::N, s, 8192, 8192});
   }
-  for (std::int64_t s : {64, 128, 256}) v.push_back({row, Op::N, Op::N, s, s, 65536});
+  for (std::int64_t s : {32, 64, 128, 256}) v.push_back({row, Op::N, Op::N, s, s, 65536});
   v.push_back({row, Op::N, Op::N, 4095, 4097, 4093});
   v.push_back({row, Op::N, Op::N, 4095, 4097, 4093, false});
   v.push_back({row, Op::N, Op::N, 1000, 999, 1001, false});
