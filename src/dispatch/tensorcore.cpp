@@ -63,7 +63,7 @@ std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
   return {};
 }
 std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& device) {
-  if (p.batch > 1 && !p.a_k_major && p.m <= 64)
+  if (p.batch > 1 && !p.a_k_major && p.m <= kRung15MaxMatrix)
     return "a batch whose M-major A of at most 64 rows is packed into half-empty tiles: rung 10's "
            "FP32 grid is faster";
   return tc03_tf32_batch_unsuited(p, device);
@@ -71,8 +71,9 @@ std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& de
 
 // A single call whose tc-03 tiles leave SMs idle, with a long k: cut into ranges of at least
 // kTc03MinRangeK k-values that tc-03 runs as one batch, until the tiles of all ranges fill the
-// SMs once (Decision::k_ranges). tc-03's tiles (03_wgmma_rs.cu): 256 x 128 in Tf32, 128 x 128
-// in 3xTF32. Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
+// SMs once (Decision::k_ranges). Tiles are counted at tc-03's widest (03_wgmma_rs.cu): 256 x 128
+// in Tf32 (which narrows them to 128 rows itself where they would idle SMs), 128 x 128 in
+// 3xTF32. Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
 // - faster with 4 or more tiles: Tf32 4096 x 256 x 16384 0.115 against 0.195 ms, 128 x 8192 x
 //   8192 0.136 against 0.166, 64 x 4096 x 4096 0.046 against 0.055; 3xTF32 256 x 256 x 131072
 //   0.239 against 0.279, 32 x 4096 x 11008 NT 0.108 against 0.117;
