@@ -203,14 +203,13 @@ Status decide(const detail::Canonical& p, const detail::Device& device, const Op
 // Copies A and B as they are stored into the staging buffers a and b (detail::Staging).
 cudaError_t stage_operands(const detail::Canonical& p, const detail::Staging& s, float* a,
                            float* b, cudaStream_t stream) {
-  const std::int64_t a_lines = p.a_k_major ? p.m : p.k, a_length = p.a_k_major ? p.k : p.m;
-  const std::int64_t b_lines = p.b_k_major ? p.n : p.k, b_length = p.b_k_major ? p.k : p.n;
   cudaError_t err = cudaMemcpy2DAsync(a, s.lda * sizeof(float), p.a, p.lda * sizeof(float),
-                                      a_length * sizeof(float), a_lines, cudaMemcpyDeviceToDevice,
-                                      stream);
+                                      s.a_length * sizeof(float), s.a_lines,
+                                      cudaMemcpyDeviceToDevice, stream);
   if (err == cudaSuccess)
     err = cudaMemcpy2DAsync(b, s.ldb * sizeof(float), p.b, p.ldb * sizeof(float),
-                            b_length * sizeof(float), b_lines, cudaMemcpyDeviceToDevice, stream);
+                            s.b_length * sizeof(float), s.b_lines, cudaMemcpyDeviceToDevice,
+                            stream);
   return err;
 }
 

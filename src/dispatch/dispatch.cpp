@@ -167,13 +167,12 @@ KRanges k_ranges_of(const Canonical& p, std::int64_t k_range, float* partial) {
 }
 
 Staging staging_of(const Canonical& p) {
-  // Stored A: m rows of k (K-major) or k rows of m; stored B: n rows of k or k rows of n.
-  const std::int64_t a_lines = p.a_k_major ? p.m : p.k, a_length = p.a_k_major ? p.k : p.m;
-  const std::int64_t b_lines = p.b_k_major ? p.n : p.k, b_length = p.b_k_major ? p.k : p.n;
   Staging s;
-  s.lda = round_up(a_length, 4), s.ldb = round_up(b_length, 4), s.ldc = k_ranges_ld(p);
-  s.a_bytes = Workspace::rounded(std::size_t(a_lines * s.lda) * sizeof(float));
-  s.b_bytes = Workspace::rounded(std::size_t(b_lines * s.ldb) * sizeof(float));
+  s.a_lines = p.a_k_major ? p.m : p.k, s.a_length = p.a_k_major ? p.k : p.m;
+  s.b_lines = p.b_k_major ? p.n : p.k, s.b_length = p.b_k_major ? p.k : p.n;
+  s.lda = round_up(s.a_length, 4), s.ldb = round_up(s.b_length, 4), s.ldc = k_ranges_ld(p);
+  s.a_bytes = Workspace::rounded(std::size_t(s.a_lines * s.lda) * sizeof(float));
+  s.b_bytes = Workspace::rounded(std::size_t(s.b_lines * s.ldb) * sizeof(float));
   s.c_bytes = k_ranges_bytes(p, 1);
   return s;
 }

@@ -65,7 +65,10 @@ inline std::size_t k_ranges_bytes(const Canonical& p, std::int64_t ranges) {
 // alpha and beta by split_sum (one range). For the float4 kernels on calls whose pointers or
 // leading dimensions they cannot read in place.
 struct Staging {
-  std::int64_t lda, ldb, ldc;
+  // Stored A: a_lines lines of a_length floats (m rows of k when K-major, else k rows of m);
+  // stored B likewise (n rows of k, or k rows of n).
+  std::int64_t a_lines, a_length, b_lines, b_length;
+  std::int64_t lda, ldb, ldc;             // the copies' leading dimensions
   std::size_t a_bytes, b_bytes, c_bytes;  // each rounded to the workspace's alignment
 };
 Staging staging_of(const Canonical& p);
