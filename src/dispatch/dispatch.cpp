@@ -128,8 +128,13 @@ Verdict try_staged(const KernelEntry& e, const Canonical& p, const Device& devic
 }
 
 // The chosen configuration in words, for --explain.
-std::string describe(const Decision& d) {
-  std::string text = "workspace " + bytes_text(d.workspace_bytes);
+std::string describe(const Decision& d, const Canonical& p, const Device& device) {
+  std::string text;
+  if (d.kernel->configuration) {
+    const Canonical run = d.k_ranges > 1 ? k_ranges_of(p, d.k_range, nullptr).whole : p;
+    text = d.kernel->configuration(run, device) + "; ";
+  }
+  text += "workspace " + bytes_text(d.workspace_bytes);
   if (d.k_ranges > 1)
     text += "; k cut into " + std::to_string(d.k_ranges) + " ranges of " +
             std::to_string(d.k_range) + ", run as one batch, added by split_sum";
@@ -240,7 +245,7 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
       return Status::NotSupported;
     }
     record(e, "chosen");
-    if (explain) out->detail = describe(*out);
+    if (explain) out->detail = describe(*out, p, device);
     return Status::Success;
   }
   for (const Rule& rule : rules_for(options.math)) {
@@ -258,7 +263,7 @@ Status choose(const Canonical& p, const Options& options, const Device& device,
                                    : try_kernel(*e, p, device, workspace_limit, out);
     if (v.ok()) {
       record(e, "chosen");
-      if (explain) out->detail = describe(*out);
+      if (explain) out->detail = describe(*out, p, device);
       return Status::Success;
     }
     record(e, v.text(workspace_limit));

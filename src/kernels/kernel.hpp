@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "runtime/device.hpp"
@@ -108,6 +109,9 @@ struct KernelEntry {
   // Runs every matrix of a batch (Canonical::batch) in one launch; without it a batched call
   // launches the kernel once per matrix.
   bool batched = false;
+  // How a launch of `p` covers it (tiles, splits), in words for `sgemm-bench --explain`; null
+  // where the kernel's description says it all.
+  std::string (*configuration)(const Canonical& p, const Device& device) = nullptr;
 };
 
 // --- requirement helpers shared by the kernel files ---------------------------------------

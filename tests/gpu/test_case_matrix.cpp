@@ -222,7 +222,8 @@ TEST_P(CaseMatrix, SanitizerTailShapes) {
 // 300 x 200 is a few tiles, all cut, with beta = 0 (tc-03 then stores C through TMA). 260 x 600
 // is 9-10 of rung 13's tiles, all cut into ~15 slots each, which a separate kernel adds
 // (kSeparateSumSlots), here with alpha and beta in play. The tail tiles include C's ragged
-// edges. Every kernel runs them.
+// edges. 50 x 1500 and 1500 x 50 run on rung 13's 64 x 512 and 512 x 64 tiles (tma_tiles.hpp)
+// with panels of 256 rows, all cut along k. Every kernel runs them.
 TEST_P(CaseMatrix, TailShapes) {
   const KernelInfo& k = info(GetParam());
   std::uint64_t seed = 6000;
@@ -231,7 +232,8 @@ TEST_P(CaseMatrix, TailShapes) {
     float alpha, beta;
   };
   for (const Shape& s : {Shape{{2100, 2200, 2401}, 1.0f, 0.5f}, Shape{{300, 200, 3000}, 1.0f, 0.0f},
-                         Shape{{260, 600, 2900}, -0.5f, 0.75f}})
+                         Shape{{260, 600, 2900}, -0.5f, 0.75f}, Shape{{50, 1500, 900}, 1.0f, 0.0f},
+                         Shape{{1500, 50, 900}, -0.5f, 0.75f}})
     for (const Combo& combo : kCombos) {
       ref::GemmCase c{combo.layout, combo.op_a, combo.op_b, s.d.m, s.d.n, s.d.k, s.alpha, s.beta};
       check(with_lds(c, 0, k), seed++);

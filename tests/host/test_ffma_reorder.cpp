@@ -51,7 +51,7 @@ TEST(FfmaReorder, Rung13KernelsAreReordered) {
   ASSERT_EQ(header, "kernel\tcubin\tloop_ffma\tthree_read_before\tthree_read_after\tstatus")
       << SGEMM_FFMA_REORDER_TSV << " is empty or not the script's: was the build step skipped "
       << "(cuobjdump or Python 3 missing; run scripts/install-deps)?";
-  ASSERT_EQ(rows.size(), 8u) << "rung 13 has 2 x 2 layouts x {whole tiles, tail}";
+  ASSERT_EQ(rows.size(), 32u) << "rung 13 has 4 block tiles x 2 x 2 layouts x {whole tiles, tail}";
   int whole_tiles_reordered = 0;
   for (const Row& r : rows) {
     SCOPED_TRACE(r.kernel);
@@ -63,7 +63,7 @@ TEST(FfmaReorder, Rung13KernelsAreReordered) {
       EXPECT_EQ(r.status.rfind("kept: ", 0), 0u) << r.status;
     }
   }
-  EXPECT_EQ(whole_tiles_reordered, 4) << "each layout's whole-tile kernel";
+  EXPECT_EQ(whole_tiles_reordered, 16) << "each block tile's and layout's whole-tile kernel";
 }
 
 }  // namespace

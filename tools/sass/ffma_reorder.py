@@ -407,10 +407,11 @@ def main():
         os.mkdir(check_dir)
         subprocess.run([args.cuobjdump, '-xelf', 'all', tmp_out], cwd=check_dir, check=True,
                        capture_output=True)
+        # One disassembly per cubin for all the kernels checked in it.
+        kernels = [disassemble(args.cuobjdump, os.path.join(check_dir, c))
+                   for c in sorted(os.listdir(check_dir)) if 'sm_90a' in c]
         for _, _, name, texts in plans:
-            found = [disassemble(args.cuobjdump, os.path.join(check_dir, c)).get(name)
-                     for c in sorted(os.listdir(check_dir)) if 'sm_90a' in c]
-            loop = main_loop(next(f for f in found if f))
+            loop = main_loop(next(k[name] for k in kernels if k.get(name)))
             if [(x.enc, x.text) for x in loop] != texts:
                 sys.exit('ffma_reorder: %s does not disassemble to the expected code' % name)
         shutil.copyfile(tmp_out, args.output)

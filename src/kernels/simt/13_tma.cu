@@ -13,6 +13,10 @@
 //   waits only when its data is not there yet, and never for a slower warp.
 // - A bigger thread tile: 16 x 8 results (128 accumulators) take 24 LDS.128 per 512 FFMAs, where
 //   rungs 11-12 needed 32; the registers for it are the producer's.
+// - Four block tiles of the same work (tma_tiles.hpp): the 8 consumer warps' 64 x 64 parts of C
+//   as 2 x 4 (128 x 256), 4 x 2, 1 x 8 (64 x 512, for at most 64 rows) or 8 x 1 (512 x 64, for
+//   at most 64 columns); a call runs on the one that pads C least. TMA boxes hold at most 256
+//   rows, so an operand's tile of 512 arrives as two panels of 256.
 // - A persistent grid: one CTA per SM loops over tiles, and the producer runs into the next tile
 //   while the consumers write the last one out. Tiles are numbered kGroupM tile-rows at a time, so
 //   that the CTAs working at the same time share panels of A and B in L2.
@@ -44,12 +48,14 @@
 #include "kernels/pipeline/tile_order.cuh"
 #include "kernels/pipeline/tma_ring.cuh"
 #include "kernels/simt/tile_loader.cuh"
+#include "kernels/simt/tma_tiles.hpp"
 #include "runtime/launch.hpp"
 
 #ifdef SGEMM_HAS_SM90A
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <string>
 #endif
 
 namespace sgemm::detail {
@@ -57,27 +63,38 @@ namespace sgemm::detail {
 #ifdef SGEMM_HAS_SM90A
 namespace {
 
-constexpr int kBM = 128, kBN = 256, kBK = 8;  // block tile; kBK floats = 32 bytes: a swizzle span
-constexpr int kStages = 8;                    // 12 KB each: 7 k-tiles (~7 us) of look-ahead
-constexpr int kTM = 16, kTN = 8;              // thread tile
-constexpr int kLanesM = 4, kLanesN = 8;       // a warp's lanes: a 64 x 64 warp tile
-constexpr int kWarpsM = 2, kWarpsN = 4;       // consumer warps
+constexpr int kBK = 8;                   // k-tile; kBK floats = 32 bytes: a swizzle span
+constexpr int kStages = 8;               // 12-18 KB each: 7 k-tiles (~7 us) of look-ahead
+constexpr int kTM = 16, kTN = 8;         // thread tile
+constexpr int kLanesM = 4, kLanesN = 8;  // a warp's lanes: a 64 x 64 warp tile
 constexpr int kWarpTileM = kLanesM * kTM, kWarpTileN = kLanesN * kTN;
-constexpr int kConsumerWarps = kWarpsM * kWarpsN, kConsumerThreads = kConsumerWarps * 32;
+constexpr int kConsumerWarps = kRung13Warps, kConsumerThreads = kConsumerWarps * 32;
 constexpr int kWarpgroup = 128, kThreads = kWarpgroup + kConsumerThreads;  // 384
-constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
-constexpr int kStageBytes = kATileBytes + kBTileBytes;
-using Ring = TmaRing<kStages, kStageBytes>;  // the stages, their full and empty barriers
-constexpr int kSmemBytes = Ring::kSmemBytes;
+constexpr int kMaxBoxRows = 256;  // a TMA box's limit per dimension
 constexpr int kSlotFloats = kTM * kTN * kConsumerThreads;  // a tile's partial sums (tail split)
-static_assert(kBM == kWarpsM * kWarpTileM && kBN == kWarpsN * kWarpTileN);
-static_assert(kWarpsM * kWarpsN * 32 == 2 * kWarpgroup, "two consumer warpgroups");
-static_assert(kATileBytes % 1024 == 0 && kBTileBytes % 1024 == 0, "every tile 1024-aligned");
+static_assert(kWarpTileM == kRung13WarpRows && kWarpTileN == kRung13WarpCols);
+static_assert(kConsumerThreads == 2 * kWarpgroup, "two consumer warpgroups");
 static_assert(kBK == 8 && kLanesM == 4 && kLanesN == 8,
               "the swizzle terms of FragmentOffsets assume 32-byte rows, rows tm + 4i of A and "
               "columns tn + 8j of B, and multiply_quad two quads per stage");
 
-// The tiles of C: tiles_m x tiles_n of kBM x kBN (see tile_coords for their order).
+// A block tile (tma_tiles.hpp): kWarpsM x kWarpsN consumer warps of 64 x 64. An operand's tile
+// lands in panels of at most kMaxBoxRows rows (of m or n), each one TMA box.
+template <int kWarpsM_>
+struct BlockTile {
+  static constexpr int kWarpsM = kWarpsM_, kWarpsN = kConsumerWarps / kWarpsM;
+  static constexpr int kBM = kWarpsM * kWarpTileM, kBN = kWarpsN * kWarpTileN;
+  static constexpr int kPanelA = kBM < kMaxBoxRows ? kBM : kMaxBoxRows;
+  static constexpr int kPanelB = kBN < kMaxBoxRows ? kBN : kMaxBoxRows;
+  static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  using Ring = TmaRing<kStages, kStageBytes>;  // the stages, their full and empty barriers
+  static_assert(kWarpsM * kWarpsN == kConsumerWarps);
+  static_assert(kPanelA * kBK * 4 % 1024 == 0 && kPanelB * kBK * 4 % 1024 == 0,
+                "every panel 1024-aligned: the swizzle pattern repeats every 1024 bytes");
+};
+
+// The tiles of C: tiles_m x tiles_n of the block tile (see tile_coords for their order).
 struct TileOrder {
   std::int64_t tiles_m, tiles_n;
 };
@@ -111,7 +128,7 @@ __device__ __forceinline__ std::int64_t whole_tiles(const TileOrder& order, cons
 // --- the producer: one thread ------------------------------------------------------------------
 
 // Walks the same (tile, k-tile) sequence as the consumers and fills stage after stage.
-template <bool AKMajor, bool BKMajor, bool kTail>
+template <class Tile, bool AKMajor, bool BKMajor, bool kTail>
 __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, std::uint32_t stages,
                         std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
                         int k_tiles, const TailSplit& tail) {
@@ -123,15 +140,20 @@ __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, st
   const auto load = [&](std::int64_t t, int k_begin, int k_end) {
     std::int64_t tile_m, tile_n;
     tile_coords(order, t, tile_m, tile_n);
-    const int m0 = int(tile_m * kBM), n0 = int(tile_n * kBN);  // m0 < m < 2^31, n0 < n
+    const int m0 = int(tile_m * Tile::kBM), n0 = int(tile_n * Tile::kBN);  // m0 < m < 2^31
     for (int kt = k_begin; kt < k_end; ++kt) {
       mbar_wait(empty_bar + 8 * stage, phase ^ 1);  // the consumers are done with this stage
-      const std::uint32_t full = full_bar + 8 * stage, sA = stages + stage * kStageBytes;
+      const std::uint32_t full = full_bar + 8 * stage, sA = stages + stage * Tile::kStageBytes;
+      const std::uint32_t sB = sA + Tile::kATileBytes;
       const int k0 = kt * kBK;
-      mbar_arrive_expect_tx(full, kStageBytes);
+      mbar_arrive_expect_tx(full, Tile::kStageBytes);
       // The tensor maps' innermost dimension is the contiguous one: k for a K-major operand.
-      tma_load(sA, tmap_a, AKMajor ? k0 : m0, AKMajor ? m0 : k0, full);
-      tma_load(sA + kATileBytes, tmap_b, BKMajor ? k0 : n0, BKMajor ? n0 : k0, full);
+#pragma unroll
+      for (int r = 0; r < Tile::kBM; r += Tile::kPanelA)
+        tma_load(sA + r * kBK * 4, tmap_a, AKMajor ? k0 : m0 + r, AKMajor ? m0 + r : k0, full);
+#pragma unroll
+      for (int c = 0; c < Tile::kBN; c += Tile::kPanelB)
+        tma_load(sB + c * kBK * 4, tmap_b, BKMajor ? k0 : n0 + c, BKMajor ? n0 + c : k0, full);
       if (++stage == kStages) stage = 0, phase ^= 1;
     }
   };
@@ -150,21 +172,27 @@ __device__ void produce(const CUtensorMap& tmap_a, const CUtensorMap& tmap_b, st
 // Where this thread's values sit in a stage's tiles, in bytes from the tile's start.
 //   A K-major (s[m][k], 32-byte rows, swizzled): row tm + 4i of the warp's 64, its 16-byte half q
 //     at a + 128 i + 16 (q ^ (i & 1)); (row >> 2) & 1 = i & 1 is the swizzle bit.
-//   A M-major (s[k][m], 512-byte rows): rows tm * 4 + 16 g + {0..3} at k: a + 512 k + 64 g.
-//   B N-major (s[k][n], 1024-byte rows): columns tn * 4 + 32 h + {0..3} at k:
-//     b[0] + 1024 k + 128 h.
+//   A M-major (panels s[k][m] of kPanelA rows, 4 kPanelA-byte rows): rows tm * 4 + 16 g + {0..3}
+//     at k: a + 4 kPanelA k + 64 g (a warp's 64 rows lie in one panel).
+//   B N-major (panels s[k][n] of kPanelB columns): columns tn * 4 + 32 h + {0..3} at k:
+//     b[0] + 4 kPanelB k + 128 h.
 //   B K-major (s[n][k], 32-byte rows, swizzled): column tn + 8j, half q at b[q] + 256 j; the
 //     swizzle bit (column >> 2) & 1 = tn >> 2 is folded into b[q].
+// Byte offset of row `row` (of m or n) of an MN-major tile in panels of `panel` rows, at k = 0.
+__device__ __forceinline__ int mn_major_offset(int row, int panel) {
+  return (row / panel * panel * kBK + row % panel) * 4;
+}
 struct FragmentOffsets {
   int a, b[2];
 
-  template <bool AKMajor, bool BKMajor>
+  template <class Tile, bool AKMajor, bool BKMajor>
   __device__ static FragmentOffsets of(int wm, int wn, int tm, int tn) {
     FragmentOffsets o;
-    o.a = AKMajor ? (wm * kWarpTileM + tm) * kBK * 4 : (wm * kWarpTileM + tm * 4) * 4;
+    o.a = AKMajor ? (wm * kWarpTileM + tm) * kBK * 4
+                  : mn_major_offset(wm * kWarpTileM + tm * 4, Tile::kPanelA);
     for (int q = 0; q < 2; ++q)
       o.b[q] = BKMajor ? (wn * kWarpTileN + tn) * kBK * 4 + ((q ^ (tn >> 2)) << 4)
-                       : (wn * kWarpTileN + tn * 4) * 4;
+                       : mn_major_offset(wn * kWarpTileN + tn * 4, Tile::kPanelB);
     return o;
   }
 };
@@ -174,7 +202,7 @@ __device__ __forceinline__ float4 lds128(const unsigned char* p) {
 }
 
 // acc += this thread's part of the quad q (k-steps 4q .. 4q+3) of the stage's tiles sA, sB.
-template <bool AKMajor, bool BKMajor>
+template <class Tile, bool AKMajor, bool BKMajor>
 __device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsigned char* sA,
                                               const unsigned char* sB, int q,
                                               const FragmentOffsets& off) {
@@ -190,7 +218,7 @@ __device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsi
     for (int kk = 0; kk < 4; ++kk)
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
-        const float4 v = lds128(sB + (4 * q + kk) * kBN * 4 + off.b[0] + h * 128);
+        const float4 v = lds128(sB + (4 * q + kk) * Tile::kPanelB * 4 + off.b[0] + h * 128);
         b[kk][4 * h] = v.x, b[kk][4 * h + 1] = v.y, b[kk][4 * h + 2] = v.z, b[kk][4 * h + 3] = v.w;
       }
   }
@@ -207,7 +235,7 @@ __device__ __forceinline__ void multiply_quad(float (&acc)[kTM][kTN], const unsi
     } else {
 #pragma unroll
       for (int kk = 0; kk < 4; ++kk) {
-        const float4 v = lds128(sA + (4 * q + kk) * kBM * 4 + off.a + g * 64);
+        const float4 v = lds128(sA + (4 * q + kk) * Tile::kPanelA * 4 + off.a + g * 64);
         a[0][kk] = v.x, a[1][kk] = v.y, a[2][kk] = v.z, a[3][kk] = v.w;
       }
     }
@@ -272,21 +300,26 @@ constexpr int kTailBarrier = 1;  // named barrier of the consumers, for sum_tail
 // and its lane's place (tm, tn) in the warp. Lanes 4 x 8, interleaved: lane bits 0 and 4 pick tm,
 // bits 1-3 tn. Lanes n and n^2 then read the same chunk of A, n and n^1 the same chunk of B, which
 // halves an LDS.128's 4 cycles.
+// With one column of warps (512 x 64) wn is 0, but computed from the warp, which ptxas cannot
+// bound: as a constant it let ptxas spill four registers in the k-loop of A and B K-major.
+template <class Tile>
 struct ConsumerPlace {
   int warp, lane, wm, wn, tm, tn;
   __device__ explicit ConsumerPlace(int consumer)
-      : warp(consumer / 32), lane(consumer % 32), wm(warp / kWarpsN), wn(warp % kWarpsN),
+      : warp(consumer / 32), lane(consumer % 32),
+        wm(Tile::kWarpsN == 1 ? warp % Tile::kWarpsM : warp / Tile::kWarpsN),
+        wn(Tile::kWarpsN == 1 ? warp / Tile::kWarpsM : warp % Tile::kWarpsN),
         tm((lane & 1) + lane / 16 * 2), tn(lane / 2 % kLanesN) {}
 };
 
-template <bool AKMajor, bool BKMajor, bool kTail>
+template <class Tile, bool AKMajor, bool BKMajor, bool kTail>
 __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* stages,
                         std::uint32_t full_bar, std::uint32_t empty_bar, const TileOrder& order,
                         int k_tiles, const TailSplit& tail) {
   const int consumer = threadIdx.x - kWarpgroup;
-  const ConsumerPlace at(consumer);
+  const ConsumerPlace<Tile> at(consumer);
   const int lane = at.lane, wm = at.wm, wn = at.wn, tm = at.tm, tn = at.tn;
-  const FragmentOffsets off = FragmentOffsets::of<AKMajor, BKMajor>(wm, wn, tm, tn);
+  const FragmentOffsets off = FragmentOffsets::of<Tile, AKMajor, BKMajor>(wm, wn, tm, tn);
 
   int stage = 0;
   std::uint32_t phase = 0;
@@ -294,17 +327,18 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
   const auto multiply = [&](float (&acc)[kTM][kTN], int k_count) {
     for (int kt = 0; kt < k_count; ++kt) {
       mbar_wait(full_bar + 8 * stage, phase);  // the stage's bytes have landed
-      const unsigned char* sA = stages + stage * kStageBytes;
+      const unsigned char* sA = stages + stage * Tile::kStageBytes;
 #pragma unroll
       for (int q = 0; q < kBK / 4; ++q)
-        multiply_quad<AKMajor, BKMajor>(acc, sA, sA + kATileBytes, q, off);
+        multiply_quad<Tile, AKMajor, BKMajor>(acc, sA, sA + Tile::kATileBytes, q, off);
       __syncwarp();  // every lane's reads of the stage come before lane 0's release
       if (lane == 0) mbar_arrive(empty_bar + 8 * stage);
       if (++stage == kStages) stage = 0, phase ^= 1;
     }
   };
   const auto store = [&](std::int64_t tile_m, std::int64_t tile_n, const float (&acc)[kTM][kTN]) {
-    const std::int64_t row0 = tile_m * kBM + wm * kWarpTileM, col0 = tile_n * kBN + wn * kWarpTileN;
+    const std::int64_t row0 = tile_m * Tile::kBM + wm * kWarpTileM;
+    const std::int64_t col0 = tile_n * Tile::kBN + wn * kWarpTileN;
     store_tile<AKMajor, BKMajor>(p, c_vec4, acc, p.c + row0 * p.ldc + col0,
                                  int(std::min<std::int64_t>(p.m - row0, kWarpTileM)),
                                  int(std::min<std::int64_t>(p.n - col0, kWarpTileN)), tm, tn);
@@ -340,58 +374,59 @@ __device__ void consume(const Canonical& p, bool c_vec4, const unsigned char* st
 // of tile blockIdx.y adds slot float x over the tile's slots in k order, as sum_tail_tile does
 // (the same sums, bit for bit), and stores it where store_tile would: slot float x is acc[i][j] of
 // consumer thread t, x = (i * kTN + j) * kConsumerThreads + t.
-template <bool AKMajor, bool BKMajor>
+template <class Tile, bool AKMajor, bool BKMajor>
 __device__ void sum_tail_slots(const Canonical& p, const TileOrder& order, const TailSplit& tail,
                                int k_tiles) {
   const int tile = blockIdx.y, x = blockIdx.x * kTailSumThreads + threadIdx.x;
   const float sum = sum_tail_float(tail, k_tiles, tile, kSlotFloats, x);
   const int e = x / kConsumerThreads, i = e / kTN, j = e % kTN;
-  const ConsumerPlace at(x % kConsumerThreads);
+  const ConsumerPlace<Tile> at(x % kConsumerThreads);
   std::int64_t tile_m, tile_n;
   tile_coords(order, whole_tiles(order, tail) + tile, tile_m, tile_n);
-  const std::int64_t r = tile_m * kBM + at.wm * kWarpTileM + acc_row<AKMajor>(at.tm, i);
-  const std::int64_t c = tile_n * kBN + at.wn * kWarpTileN + acc_col<BKMajor>(at.tn, j);
+  const std::int64_t r = tile_m * Tile::kBM + at.wm * kWarpTileM + acc_row<AKMajor>(at.tm, i);
+  const std::int64_t c = tile_n * Tile::kBN + at.wn * kWarpTileN + acc_col<BKMajor>(at.tn, j);
   if (r < p.m && c < p.n) store_c(p.c + r * p.ldc + c, sum, p.alpha, p.beta);
 }
 #endif  // sm_90a device code
 
 // (A helper kernel: its name is outside the registry's naming rule, like tc_pack_kernel's.)
-template <bool AKMajor, bool BKMajor>
+template <class Tile, bool AKMajor, bool BKMajor>
 __global__ void __launch_bounds__(kTailSumThreads)
     simt13_tail_sum_kernel(const Canonical p, const TileOrder order, const TailSplit tail,
                             int k_tiles) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  sum_tail_slots<AKMajor, BKMajor>(p, order, tail, k_tiles);
+  sum_tail_slots<Tile, AKMajor, BKMajor>(p, order, tail, k_tiles);
 #endif
 }
 
 // kTail = false: the whole tiles; true: the tail's pieces.
-template <bool AKMajor, bool BKMajor, bool kTail>
+template <class Tile, bool AKMajor, bool BKMajor, bool kTail>
 __global__ void __launch_bounds__(kThreads, 1)
     simt_13_tma_kernel(const Canonical p, const __grid_constant__ CUtensorMap tmap_a,
                        const __grid_constant__ CUtensorMap tmap_b, const TileOrder order,
                        const bool c_vec4, const TailSplit tail) {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ std::uint8_t smem[];
-  const Ring ring(smem);      // 1024-byte aligned stages, for the swizzled TMA boxes
+  const typename Tile::Ring ring(smem);  // 1024-byte aligned stages, for the swizzled TMA boxes
   ring.init(kConsumerWarps);  // one arrival per consumer warp empties a stage
   // Stage s and its barriers from stage 0's, as produce() and consume() walk them. (Taken from
   // ring.stages rather than ring.base: ptxas then allocates the k-loop's registers as the SASS
   // reorder expects.)
   const unsigned char* stages = ring.stages;
   const std::uint32_t stages_addr = smem_address(stages);
-  const std::uint32_t full_bar = stages_addr + Ring::kBarrierOffset, empty_bar = full_bar + kStages * 8;
+  const std::uint32_t full_bar = stages_addr + Tile::Ring::kBarrierOffset;
+  const std::uint32_t empty_bar = full_bar + kStages * 8;
 
   const int k_tiles = int((p.k + kBK - 1) / kBK);
   if (threadIdx.x < kWarpgroup) {
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0)
-      produce<AKMajor, BKMajor, kTail>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar, order,
+      produce<Tile, AKMajor, BKMajor, kTail>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar, order,
                                        k_tiles, tail);
     return;
   }
   setmaxnreg_inc<kConsumerRegisters>();
-  consume<AKMajor, BKMajor, kTail>(p, c_vec4, stages, full_bar, empty_bar, order, k_tiles, tail);
+  consume<Tile, AKMajor, BKMajor, kTail>(p, c_vec4, stages, full_bar, empty_bar, order, k_tiles, tail);
 #endif
 }
 
@@ -439,25 +474,35 @@ constexpr TailCosts kTailCosts{11.0, 11.0};
 static_assert(kBK == 8, "kTailCosts are in times of an 8-deep k-tile: re-measure them with kBK "
                         "(doubling the k-tile once made the split silently stop paying)");
 
-std::int64_t tile_count(const Canonical& p) { return ceil_div(p.m, kBM) * ceil_div(p.n, kBN); }
-
 std::size_t workspace_bytes(const Canonical& p, const Device& device, const KernelEntry*) {
-  const std::int64_t tail = tail_tiles(tile_count(p), ceil_div(p.k, kBK), device.sms, kTailCosts);
+  const std::int64_t tail =
+      tail_tiles(rung13_tile_count(p), ceil_div(p.k, kBK), device.sms, kTailCosts);
   return tail_workspace_bytes(tail, device.sms, kSlotFloats);
 }
 
-template <bool AKMajor, bool BKMajor>
+std::string configuration(const Canonical& p, const Device& device) {
+  const Rung13Tile tile = rung13_tile(p);
+  const std::int64_t tiles = rung13_tile_count(p);
+  const std::int64_t tail = tail_tiles(tiles, ceil_div(p.k, kBK), device.sms, kTailCosts);
+  std::string text = std::to_string(tiles) + " block tiles of " + std::to_string(tile.rows()) +
+                     " x " + std::to_string(tile.cols());
+  if (tail > 0) text += ", " + std::to_string(tail) + " of them cut along k over all SMs";
+  return text;
+}
+
+template <class Tile, bool AKMajor, bool BKMajor>
 cudaError_t launch_as(const Canonical& p, const LaunchArgs& args) {
   CUtensorMap tmap_a, tmap_b;
-  if (!make_tensor_map(&tmap_a, p.a, p.m, p.k, p.lda, AKMajor, kBM) ||
-      !make_tensor_map(&tmap_b, p.b, p.n, p.k, p.ldb, BKMajor, kBN))
+  if (!make_tensor_map(&tmap_a, p.a, p.m, p.k, p.lda, AKMajor, Tile::kPanelA) ||
+      !make_tensor_map(&tmap_b, p.b, p.n, p.k, p.ldb, BKMajor, Tile::kPanelB))
     return cudaErrorInvalidValue;
   const int sms = args.device.sms;
-  const std::int64_t tiles_m = ceil_div(p.m, kBM), tiles_n = ceil_div(p.n, kBN);
+  const std::int64_t tiles_m = ceil_div(p.m, Tile::kBM), tiles_n = ceil_div(p.n, Tile::kBN);
   const TileOrder order{tiles_m, tiles_n};
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0;  // float4 stores of C
-  const auto whole_kernel = simt_13_tma_kernel<AKMajor, BKMajor, false>;
-  const auto tail_kernel = simt_13_tma_kernel<AKMajor, BKMajor, true>;
+  const auto whole_kernel = simt_13_tma_kernel<Tile, AKMajor, BKMajor, false>;
+  const auto tail_kernel = simt_13_tma_kernel<Tile, AKMajor, BKMajor, true>;
+  constexpr int kSmemBytes = Tile::Ring::kSmemBytes;
   for (const auto kernel : {whole_kernel, tail_kernel})
     if (cudaError_t err = set_max_dynamic_smem(kernel, kSmemBytes)) return err;
   const std::int64_t k_tiles = ceil_div(p.k, kBK);
@@ -469,14 +514,25 @@ cudaError_t launch_as(const Canonical& p, const LaunchArgs& args) {
       },
       [&](const TailSplit& split) {
         const dim3 grid(kSlotFloats / kTailSumThreads, unsigned(split.tiles));
-        return launch_kernel(simt13_tail_sum_kernel<AKMajor, BKMajor>, grid, kTailSumThreads, 0,
+        return launch_kernel(simt13_tail_sum_kernel<Tile, AKMajor, BKMajor>, grid, kTailSumThreads, 0,
                              args.stream, p, order, split, int(k_tiles));
       });
 }
 
+template <int kWarpsM>
+cudaError_t launch_tile(const Canonical& p, const LaunchArgs& args) {
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_as<BlockTile<kWarpsM>, AKMajor, BKMajor>(p, args);
+  });
+}
+
 cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
-  return with_majorness(
-      p, [&]<bool AKMajor, bool BKMajor>() { return launch_as<AKMajor, BKMajor>(p, args); });
+  switch (rung13_tile(p).warps_m) {
+    case 1: return launch_tile<1>(p, args);
+    case 4: return launch_tile<4>(p, args);
+    case 8: return launch_tile<8>(p, args);
+    default: return launch_tile<2>(p, args);
+  }
 }
 
 }  // namespace
@@ -486,10 +542,11 @@ SGEMM_KERNEL_ENTRIES(simt_13_tma) {
 #ifdef SGEMM_HAS_SM90A
   static const KernelEntry entries[] = {{
       {"simt-13-tma", Track::Simt, 13,
-       "Hopper pipeline: TMA ring, producer/consumer warpgroups, 16 x 8 per thread, persistent",
+       "Hopper pipeline: TMA ring, producer/consumer warpgroups, 16 x 8 per thread, persistent; "
+       "block tiles of 128 x 256, 256 x 128, 64 x 512 or 512 x 64",
        Math::Fp32, "beyond the seeds: Hopper TMA, mbarrier, setmaxnreg (seed 001's ideas taken on)",
        "compute capability 9.0 (sm_90a); A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4"},
-      why_not, launch, workspace_bytes}};
+      why_not, launch, workspace_bytes, false, false, false, configuration}};
   return entries;
 #else
   return {};
