@@ -4,7 +4,8 @@
 // Three levels of tiling, each sized for what it has to hide or feed:
 //
 //   block tile 128 x 128 x 16   shared memory, one stage; 2 blocks per SM (64 x 256, 2 x 4
-//                               warps, for calls of at most 64 rows)
+//                               warps, for calls of at most 64 rows; 256 x 64, 8 x 1 warps,
+//                               for at most 64 columns)
 //   warp tile   32 x  64        8 warps as 4 (M) x 2 (N)
 //   lane tile    8 x   8        2 x 2 sub-tiles of 4 x 4: a warp covers its tile in 2 x 2 steps
 //                               of 16 x 32, its 32 lanes as a 4 (M) x 8 (N) grid
@@ -58,7 +59,8 @@ static_assert(kWM % (4 * kLanesM) == 0 && kWN % (4 * kLanesN) == 0);
 static_assert(kLanesM == 4 && kLanesN == 8, "the interleaved lane mapping below is for 4 x 8");
 
 // The block tile: 128 x 128 (4 x 2 warps), or 64 x 256 (2 x 4 warps) for calls of at most 64
-// rows, which the square tile would leave half empty.
+// rows and 256 x 64 (8 x 1 warps) for at most 64 columns, which the square tile would leave half
+// empty.
 template <int BM, int BN>
 struct Tile {
   static constexpr int kBM = BM, kBN = BN;
@@ -70,6 +72,7 @@ struct Tile {
 };
 using SquareTile = Tile<128, 128>;
 using WideTile = Tile<64, 256>;
+using TallTile = Tile<256, 64>;
 
 __device__ __forceinline__ float4 lds128(const float* s) {
   return *reinterpret_cast<const float4*>(s);
@@ -158,8 +161,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSM) simt_10_warptile_kerne
 // The tile a call runs on.
 template <class F>
 decltype(auto) with_tile(const Canonical& p, F&& f) {
-  return p.m <= WideTile::kBM ? f.template operator()<WideTile>()
-                              : f.template operator()<SquareTile>();
+  if (p.m <= WideTile::kBM) return f.template operator()<WideTile>();
+  if (p.n <= TallTile::kBN) return f.template operator()<TallTile>();
+  return f.template operator()<SquareTile>();
 }
 
 std::string_view why_not(const Canonical& p, const Device&) {
