@@ -1,8 +1,9 @@
 // `auto` in Fp32 math.
 //
-// Rung 13 (128 x 256 tiles, a persistent grid, the last round cut along k) is the fastest FP32
-// kernel wherever its tiles fill the GPU; rung 10 (128 x 128 tiles, two blocks per SM) takes the
-// calls where rung 13's tiles would run half empty or its fixed costs dominate; cute-02 takes
+// Rung 13 (128 x 256 tiles, or 256 x 128, 64 x 512 and 512 x 64 where those pad C less; a
+// persistent grid, the last round cut along k) is the fastest FP32 kernel wherever its tiles
+// fill the GPU; rung 10 (128 x 128 tiles, two blocks per SM) takes the calls where rung 13's
+// tiles would run half empty or its fixed costs dominate; cute-02 takes
 // what the float4 rungs cannot (unaligned pointers, leading dimensions not multiples of 4)
 // unless the call is large enough for rung 13 on aligned copies;
 // fallback-01-any takes everything else.
@@ -11,26 +12,38 @@
 
 #include "dispatch/policy.hpp"
 #include "kernels/pipeline/tail_costs.hpp"
+#include "kernels/simt/tma_tiles.hpp"
 
 namespace sgemm::detail {
 namespace {
 
-// Rung 13's tile and k-tile (13_tma.cu: kBM x kBN, kBK) and the costs of its tail split, in its
-// k-tile times; rung 10's tile (10_warptile.cu).
-constexpr int kRung13M = 128, kRung13N = 256, kRung13K = 8;
+// Rung 13's k-tile (13_tma.cu: kBK) and the costs of its tail split, in its k-tile times (its
+// tiles: tma_tiles.hpp); rung 10's tile (10_warptile.cu).
+constexpr int kRung13K = 8;
 constexpr TailCosts kRung13Tail{11.0, 11.0};
 constexpr int kRung10Tile = 128;
-// Rung 10 runs calls of at most 64 rows on 64 x 256 tiles (as many values as its 128 x 128).
-constexpr int kRung10WideM = 64, kRung10WideN = 256;
+// Rung 10 runs calls of at most 64 rows on 64 x 256 tiles, and of at most 64 columns on 256 x 64
+// (as many values as its 128 x 128).
+constexpr int kRung10Narrow = 64, kRung10Long = 256;
 std::int64_t rung10_tiles(const Canonical& p) {
-  if (p.m <= kRung10WideM) return ceil_div(p.n, kRung10WideN);
+  if (p.m <= kRung10Narrow) return ceil_div(p.n, kRung10Long);
+  if (p.n <= kRung10Narrow) return ceil_div(p.m, kRung10Long);
   return ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
+}
+// The share of rung 10's tiles (all of 128 x 128 values) and rung 13's that C fills.
+double rung10_fill(const Canonical& p) {
+  return double(p.m) * double(p.n) / (double(rung10_tiles(p)) * kRung10Tile * kRung10Tile);
+}
+double rung13_fill(const Canonical& p) {
+  const Rung13Tile t = rung13_tile(p);
+  return double(p.m) * double(p.n) / (double(rung13_tile_count(p)) * t.rows() * t.cols());
 }
 
 // Against rung 10, measured on an H200:
-// - Where n <= 128, rung 13's 256-wide tiles are half empty, and rung 10 wins once its tiles
-//   occupy at least half the SMs: 11008 x 128 x 4096 0.83x, 32768 x 128 x 2048 0.52x. With
-//   fewer (8192 x 128 x 8192: 64 of rung 10's tiles) rung 13's split over all SMs wins, 1.13x.
+// - Where C fills at most half of rung 13's tiles and more of rung 10's, rung 10 wins once its
+//   tiles occupy at least half the SMs (with 128 x 256 tiles only: 11008 x 128 x 4096 0.83x,
+//   32768 x 128 x 2048 0.52x). Rung 13's 256 x 128, 64 x 512 and 512 x 64 tiles now fill such
+//   calls: 11008 x 128 x 4096 1.01x, 32768 x 128 x 2048 1.07x, 16384 x 64 x 4096 1.09x cuBLAS.
 // - Otherwise, with at least as many tiles as SMs, rung 13 is faster (1.2-1.3x at 2560³-3072³).
 // - With fewer, each kernel runs one round, and the estimates below, in rung 13's k-tile times,
 //   pick the faster: rung 13 split over all SMs (512³ 2.2x, 256 x 256 x 1024 4.9x, 1536³ 1.7x
@@ -41,10 +54,9 @@ std::int64_t rung10_tiles(const Canonical& p) {
 std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
   if (!p.a_k_major && p.b_k_major) return "an M-major A with a K-major B: rung 10 is faster";
   const int sms = device.sms;
-  const std::int64_t tiles = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
-  const std::int64_t square_tiles = ceil_div(p.m, kRung10Tile) * ceil_div(p.n, kRung10Tile);
-  if (p.n <= kRung13N / 2 && 2 * square_tiles >= sms)
-    return "n <= 128 half-empties its tiles, and rung 10's fill half the SMs";
+  const std::int64_t tiles = rung13_tile_count(p), tiles10 = rung10_tiles(p);
+  if (rung13_fill(p) <= 0.5 && rung10_fill(p) > rung13_fill(p) && 2 * tiles10 >= sms)
+    return "C fills at most half its tiles, rung 10's are fuller and fill half the SMs";
   if (tiles >= sms) return {};
   // One round each. Its start and store of C cost ~5.4 of rung 13's k-tiles in rung 13 and ~4.6
   // in rung 10; rung 10's 8-deep k-tile takes 0.58 of rung 13's with one block per SM, and 1.8
@@ -55,20 +67,21 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
                             ? kRung13Round + kRung13Tail.fixed + double(tiles * k_tiles) / sms
                             : kRung13Round + double(k_tiles);
   const double rung10 =
-      kRung10Round + kRung10KTile * double(k_tiles) * (square_tiles > sms ? kTwoBlocks : 1.0);
+      kRung10Round + kRung10KTile * double(k_tiles) * (tiles10 > sms ? kTwoBlocks : 1.0);
   if (rung13 < rung10) return {};
   return "fewer tiles than SMs and a short k: rung 10's estimate is lower";
 }
 
-// Rung 14 up to 32 rows (or columns): measured on an H200 at 32 x 4096 x 4096 it took 0.073 ms
-// against rung 13's 0.107; at 64 rows rung 13 was faster (0.106 against 0.131 ms), and at
-// 16384 x 64 x 4096, a compute-bound call, rung 14 was 20x slower than cuBLAS. Up to 64 rows
-// on calls of fewer than 2^20 products, where launch and latency are the cost (64³: 10.6 us
-// against rung 10's 12.8).
+// Rung 14 up to 16 rows (or columns), and where both m and n are at most 32. Measured on an H200
+// against rung 13's 64 x 512 (or 512 x 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN 1.73
+// against 1.35, NT 0.86 against 0.73; 32 rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69
+// against 0.77-1.00; 32 x 32 x 1048576 NN 0.60 against 0.26, NT 1.72 against 0.21. Up to 64
+// rows on calls of fewer than 2^20 products, where launch and latency are the cost (64³: 10.6
+// us against rung 10's 12.8).
 std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
-  if (small_m_unsuited<32>(p, device).empty()) return {};
+  if (small_m_unsuited<16>(p, device).empty() || std::max(p.m, p.n) <= 32) return {};
   if (std::min(p.m, p.n) <= 64 && double(p.m) * double(p.n) * double(p.k) < 0x1p20) return {};
-  return "above 32 rows (64 below 2^20 products): tiled kernels";
+  return "above 16 rows (32 x 32, 64 below 2^20 products): tiled kernels";
 }
 // Rung 15 for batches of matrices up to 64 x 64, whose tiles it sizes to the matrix, and for tiny
 // single calls; rung 10's 128 x 128 tiles take larger ones.
@@ -102,12 +115,12 @@ std::string_view rung15_split_unsuited(const Canonical& p, const Device& device)
   return "not a single call of at most 64 x 64 with a long k";
 }
 std::string_view rung10_split_unsuited(const Canonical& p, const Device& device) {
-  const std::int64_t tiles13 = ceil_div(p.m, kRung13M) * ceil_div(p.n, kRung13N);
   // Rung 10's tiles at least twice as full as rung 13's (with 128 x 128 tiles both were half
   // empty at 64 x 4096 x 4096, where rung 13 alone was faster: 0.106 against 0.120 ms).
-  const bool fuller =
-      tiles13 * kRung13M * kRung13N >= 2 * rung10_tiles(p) * kRung10Tile * kRung10Tile;
-  if (p.batch == 1 && tiles13 < device.sms && fuller && rung10_k_ranges(p, device) > 1) return {};
+  const bool fuller = rung10_fill(p) >= 2 * rung13_fill(p);
+  if (p.batch == 1 && rung13_tile_count(p) < device.sms && fuller &&
+      rung10_k_ranges(p, device) > 1)
+    return {};
   return "rung 13's tiles are as full, or fill the GPU, or k is short";
 }
 

@@ -1,7 +1,7 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
 // Rung 14 and tc-05 take the calls with a few rows (or columns), bound by the read of the other
-// operand. tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile
+// operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile
 // kernel, but its passes over A and B cost more than they save below the sizes in its rules;
 // tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
 // cannot. After them come the FP32 kernels: FP32 arithmetic is at least as accurate as both
@@ -148,10 +148,28 @@ std::string_view small_call_tf32x3_unsuited(const Canonical& p, const Device& de
   return small_call_unsuited(p, device);
 }
 
+// Rung 13's FP32 (at least as accurate) where m is large and n at most 64: its 512 x 64 tiles are
+// full where tc-03's have 128 columns, and it reads an M-major A in place where Tf32 tc-03 packs
+// it. Measured on an H200, x cuBLAS SGEMM, rung 13 against auto's tensor-core choice:
+// - 3xTF32: 0.92-1.20 against 0.51-0.80 (16384, 8192, 4096 and 65536 rows, n 32-64; NN, NT, TN);
+// - Tf32, M-major A (TN): 0.75-1.20 against 0.55-0.85; with a K-major A tc-03 runs 1.8-2.7x.
+std::string_view rung13_narrow_unsuited(const Canonical& p) {
+  if (p.n <= kSmallRows && p.m > kSmallRows) return {};
+  return "n above 64, or m at most 64: the tensor cores";
+}
+std::string_view rung13_tf32x3_unsuited(const Canonical& p, const Device&) {
+  return rung13_narrow_unsuited(p);
+}
+std::string_view rung13_tf32_unsuited(const Canonical& p, const Device&) {
+  if (p.a_k_major) return "a K-major A: tc-03 reads it in place";
+  return rung13_narrow_unsuited(p);
+}
+
 constexpr std::array kTf32Rules = {
     Rule{"simt-15-batched-small", tiny_unsuited},
     Rule{"simt-14-small-m", rung14_tf32_unsuited},
     Rule{"tc-05-mma-small-m-tf32", tc05_tf32_unsuited},
+    Rule{"simt-13-tma", rung13_tf32_unsuited},
     Rule{"tc-03-wgmma-rs-tf32", tc03_split_unsuited<kTc03Tf32M>, tc03_k_ranges<kTc03Tf32M>},
     Rule{"tc-04-wgmma-f16-tf32", tc04_tf32_unsuited},
     Rule{"tc-03-wgmma-rs-tf32", tc03_tf32_batch_unsuited},
@@ -163,6 +181,7 @@ constexpr std::array kTf32x3Rules = {
     Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
     Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<16>},
     Rule{"simt-10-warptile", small_call_tf32x3_unsuited, small_call_ranges},
+    Rule{"simt-13-tma", rung13_tf32x3_unsuited},
     Rule{"tc-03-wgmma-rs-tf32x3", tc03_split_unsuited<kTc03Tf32x3M>,
          tc03_k_ranges<kTc03Tf32x3M>},
     Rule{"tc-04-wgmma-f16-tf32x3", tc04_tf32x3_unsuited},
