@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 namespace sgemm::detail {
 
@@ -21,5 +22,9 @@ struct TailCosts {
 // idle share of a round, k_tiles * (blocks - R) / blocks, and costs costs.fixed, plus
 // costs.after_whole when tiles > blocks.
 std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, TailCosts costs);
+
+// A persistent kernel's plan in words, for `sgemm-bench --explain` (KernelEntry::configuration):
+// "T block tiles of R x C, N of them cut along k over all SMs".
+std::string tile_plan_text(std::int64_t tiles, int rows, int cols, std::int64_t tail);
 
 }  // namespace sgemm::detail

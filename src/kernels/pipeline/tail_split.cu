@@ -1,5 +1,6 @@
 // Host side of the tail split (tail_split.cuh).
 #include <climits>
+#include <string>
 
 #include "kernels/pipeline/tail_split.cuh"
 
@@ -11,6 +12,13 @@ std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, Ta
   const double saved = double(k_tiles) * double(blocks - r) / blocks;
   const double spent = costs.fixed + (tiles > blocks ? costs.after_whole : 0.0);
   return saved > spent ? r : 0;
+}
+
+std::string tile_plan_text(std::int64_t tiles, int rows, int cols, std::int64_t tail) {
+  std::string text = std::to_string(tiles) + " block tiles of " + std::to_string(rows) + " x " +
+                     std::to_string(cols);
+  if (tail > 0) text += ", " + std::to_string(tail) + " of them cut along k over all SMs";
+  return text;
 }
 
 std::size_t tail_workspace_bytes(std::int64_t tail_tiles, int blocks, std::int64_t slot_floats) {

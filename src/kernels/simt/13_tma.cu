@@ -483,11 +483,8 @@ std::size_t workspace_bytes(const Canonical& p, const Device& device, const Kern
 std::string configuration(const Canonical& p, const Device& device) {
   const Rung13Tile tile = rung13_tile(p);
   const std::int64_t tiles = rung13_tile_count(p);
-  const std::int64_t tail = tail_tiles(tiles, ceil_div(p.k, kBK), device.sms, kTailCosts);
-  std::string text = std::to_string(tiles) + " block tiles of " + std::to_string(tile.rows()) +
-                     " x " + std::to_string(tile.cols());
-  if (tail > 0) text += ", " + std::to_string(tail) + " of them cut along k over all SMs";
-  return text;
+  return tile_plan_text(tiles, tile.rows(), tile.cols(),
+                        tail_tiles(tiles, ceil_div(p.k, kBK), device.sms, kTailCosts));
 }
 
 template <class Tile, bool AKMajor, bool BKMajor>
@@ -546,7 +543,8 @@ SGEMM_KERNEL_ENTRIES(simt_13_tma) {
        "block tiles of 128 x 256, 256 x 128, 64 x 512 or 512 x 64",
        Math::Fp32, "beyond the seeds: Hopper TMA, mbarrier, setmaxnreg (seed 001's ideas taken on)",
        "compute capability 9.0 (sm_90a); A, B, C 16-byte aligned; lda, ldb, ldc multiples of 4"},
-      why_not, launch, workspace_bytes, false, false, false, configuration}};
+      why_not, launch, workspace_bytes, /*accepts_run_if=*/false, /*needs_handoff=*/false,
+      /*batched=*/false, configuration}};
   return entries;
 #else
   return {};

@@ -20,6 +20,7 @@
 //   its columns (kColMajorC).
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "kernels/epilogue/split_sum.hpp"
 #include "kernels/epilogue/store.cuh"
@@ -306,6 +307,11 @@ std::int64_t tiles_of(const SmallM& s) {
                        : ceil_div(s.p.n, kAxpyColumns);
 }
 
+// N-major B: blocks of kWarpRows rows of C, each reading B again (grid.z).
+unsigned row_blocks_of(const SmallM& s) {
+  return s.p.b_k_major ? 1 : unsigned(ceil_div(s.p.m, kWarpRows));
+}
+
 std::string_view why_not(const Canonical& call, const Device&) {
   if (std::min(call.m, call.n) > kMaxRows) return "needs m or n <= 64";
   const SmallM s = oriented(call);
@@ -343,7 +349,7 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
     s.partial = args.workspace.take<float>(std::int64_t(s.splits) * s.p.m * s.p.n);
     if (!s.partial) return cudaErrorMemoryAllocation;
   }
-  const unsigned row_blocks = s.p.b_k_major ? 1 : unsigned(ceil_div(s.p.m, kWarpRows));
+  const unsigned row_blocks = row_blocks_of(s);
   const dim3 grid(unsigned(tiles_of(s)), unsigned(s.splits), row_blocks);
   const int rows = s.row_groups > 1 ? s.warp_rows
                    : row_blocks > 1 ? kWarpRows
@@ -367,6 +373,17 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
                    args.device, args.stream);
 }
 
+std::string configuration(const Canonical& call, const Device& device) {
+  const SmallM s = planned(call, device);
+  std::string text = std::to_string(tiles_of(s)) + " column blocks";
+  if (row_blocks_of(s) > 1) text += " x " + std::to_string(row_blocks_of(s)) + " row blocks";
+  if (s.splits > 1)
+    text += " x " + std::to_string(s.splits) + " ranges of " + std::to_string(s.k_range) +
+            " k, added by split_sum";
+  if (s.col_major_c) text += "; run as C^T = B^T A^T";
+  return text;
+}
+
 }  // namespace
 
 SGEMM_KERNEL_ENTRIES(simt_14_small_m) {
@@ -376,7 +393,8 @@ SGEMM_KERNEL_ENTRIES(simt_14_small_m) {
        "over blocks when the columns do not fill the GPU",
        Math::Fp32, "beyond the seeds: seed 003's roofline for the memory-bound regime",
        "m or n <= 64; the large operand 16-byte aligned, its leading dimension a multiple of 4"},
-      why_not, launch, workspace_bytes}};
+      why_not, launch, workspace_bytes, /*accepts_run_if=*/false, /*needs_handoff=*/false,
+      /*batched=*/false, configuration}};
   return entries;
 }
 

@@ -42,6 +42,7 @@
 //   KernelResources (hgmma_a_clobbers in scripts/resource_report.py) reads the SASS.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "kernels/arch/wgmma.cuh"
 #include "kernels/epilogue/store.cuh"
@@ -633,6 +634,14 @@ cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   return tf32_gemm(p, kMode, launch_tiles<kMode>, args, kDirect);
 }
 
+template <Tf32Mode kMode>
+std::string configuration(const Canonical& p, const Device& device) {
+  const int rows = tile_rows<kMode>(p, device.sms);
+  const std::int64_t tiles = tile_count(p, rows);
+  const std::int64_t k_tiles = round_up(p.k, kPackTileK) / kBK;
+  return tile_plan_text(tiles, rows, kBN, tail_tiles(tiles, k_tiles, device.sms, kTailCosts<kMode>));
+}
+
 }  // namespace
 #endif  // SGEMM_HAS_SM90A
 
@@ -644,13 +653,15 @@ SGEMM_KERNEL_ENTRIES(tensorcore_03_wgmma_rs) {
         Math::Fp32Tf32x3, "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32x3>, launch<Tf32Mode::Tf32x3>, workspace_bytes<Tf32Mode::Tf32x3>,
-       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true,
+       configuration<Tf32Mode::Tf32x3>},
       {{"tc-03-wgmma-rs-tf32", Track::TensorCore, 3,
         "wgmma with B^T rounded to TF32 in registers (no packing when A is K-major)", Math::Tf32,
         "tensor-core track, rung 03",
         "compute capability 9.0 (sm_90a); N-major B, 16-byte aligned", Unit::Tf32Tensor},
        why_not<Tf32Mode::Tf32>, launch<Tf32Mode::Tf32>, workspace_bytes<Tf32Mode::Tf32>,
-       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true},
+       /*accepts_run_if=*/true, /*needs_handoff=*/false, /*batched=*/true,
+       configuration<Tf32Mode::Tf32>},
   };
   return entries;
 #else
