@@ -151,8 +151,8 @@ std::string_view small_call_tf32x3_unsuited(const Canonical& p, const Device& de
 // Rung 13's FP32 (at least as accurate) where m is large and n at most 64: its 512 x 64 tiles are
 // full where tc-03's have 128 columns, and it reads an M-major A in place where Tf32 tc-03 packs
 // it. Measured on an H200, x cuBLAS SGEMM, rung 13 against auto's tensor-core choice:
-// - 3xTF32: 0.92-1.20 against 0.51-0.80 (16384, 8192, 4096 and 65536 rows, n 32-64; NN, NT, TN);
-// - Tf32, M-major A (TN): 0.75-1.20 against 0.55-0.85; with a K-major A tc-03 runs 1.8-2.7x.
+// - 3xTF32: 0.75-1.20 against 0.37-0.78 (16384, 8192, 4096 and 65536 rows, n 32-64; NN, NT, TN);
+// - Tf32, M-major A (TN): 0.75-1.20 against 0.55-0.85; with a K-major A tc-03 runs 1.2-2.7x.
 std::string_view rung13_narrow_unsuited(const Canonical& p) {
   if (p.n <= kSmallRows && p.m > kSmallRows) return {};
   return "n above 64, or m at most 64: the tensor cores";
