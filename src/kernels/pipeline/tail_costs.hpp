@@ -23,8 +23,8 @@ struct TailCosts {
 // costs.after_whole when tiles > blocks.
 std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, TailCosts costs);
 
-// A persistent kernel's plan in words, for `sgemm-bench --explain` (KernelEntry::configuration):
-// "T block tiles of R x C, N of them cut along k over all SMs".
+// A tiled kernel's plan in words, for `sgemm-bench --explain` (KernelEntry::configuration):
+// "T block tiles of R x C, N of them cut along k over all SMs" (tail > 0: the tail split's).
 std::string tile_plan_text(std::int64_t tiles, int rows, int cols, std::int64_t tail);
 
 }  // namespace sgemm::detail

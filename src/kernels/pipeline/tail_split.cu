@@ -15,8 +15,8 @@ std::int64_t tail_tiles(std::int64_t tiles, std::int64_t k_tiles, int blocks, Ta
 }
 
 std::string tile_plan_text(std::int64_t tiles, int rows, int cols, std::int64_t tail) {
-  std::string text = std::to_string(tiles) + " block tiles of " + std::to_string(rows) + " x " +
-                     std::to_string(cols);
+  std::string text = std::to_string(tiles) + (tiles == 1 ? " block tile of " : " block tiles of ") +
+                     std::to_string(rows) + " x " + std::to_string(cols);
   if (tail > 0) text += ", " + std::to_string(tail) + " of them cut along k over all SMs";
   return text;
 }

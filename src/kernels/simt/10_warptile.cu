@@ -39,7 +39,10 @@
 // The warp's stores of C are float4 along rows: 8 lanes write 128 contiguous bytes.
 // Operands, edges and alignment are handled as in rungs 06-09 (simt/tile_loader.cuh):
 // any M, N, K and majorness; requires needs_vec4.
+#include <string>
+
 #include "kernels/epilogue/store.cuh"
+#include "kernels/pipeline/tail_costs.hpp"
 #include "kernels/simt/tile_loader.cuh"
 #include "runtime/launch.hpp"
 
@@ -183,6 +186,14 @@ cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
   });
 }
 
+std::string configuration(const Canonical& p, const Device&) {
+  return with_tile(p, [&]<class T>() {
+    const std::int64_t tiles = ceil_div(p.m, T::kBM) * ceil_div(p.n, T::kBN);
+    return tile_plan_text(tiles, T::kBM, T::kBN, 0) +
+           (p.batch > 1 ? " per matrix, " + std::to_string(p.batch) + " matrices" : "");
+  });
+}
+
 }  // namespace
 
 SGEMM_KERNEL_ENTRIES(simt_10_warptile) {
@@ -192,7 +203,7 @@ SGEMM_KERNEL_ENTRIES(simt_10_warptile) {
        Math::Fp32, "seed 000, kernel 10 (warptiling); seed 001 (prefetch, budget)",
        kVec4Requirement},
       why_not, launch, nullptr, /*accepts_run_if=*/false, /*needs_handoff=*/false,
-      /*batched=*/true}};
+      /*batched=*/true, configuration}};
   return entries;
 }
 
