@@ -1,8 +1,9 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
 // Rung 14 and tc-05 take the calls with a few rows (or columns), bound by the read of the other
-// operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile
-// kernel, but its passes over A and B cost more than they save below the sizes in its rules;
+// operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
+// operands scaled per row and column) is the fastest tile kernel, but its passes over A and B
+// cost more than they save below the sizes in its rules;
 // tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
 // cannot. After them come the FP32 kernels: FP32 arithmetic is at least as accurate as both
 // tensor-core maths, so a call no tensor-core kernel supports still runs.

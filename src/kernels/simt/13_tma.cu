@@ -421,12 +421,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (threadIdx.x < kWarpgroup) {
     setmaxnreg_dec<kProducerRegisters>();
     if (threadIdx.x == 0)
-      produce<Tile, AKMajor, BKMajor, kTail>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar, order,
-                                       k_tiles, tail);
+      produce<Tile, AKMajor, BKMajor, kTail>(tmap_a, tmap_b, stages_addr, full_bar, empty_bar,
+                                             order, k_tiles, tail);
     return;
   }
   setmaxnreg_inc<kConsumerRegisters>();
-  consume<Tile, AKMajor, BKMajor, kTail>(p, c_vec4, stages, full_bar, empty_bar, order, k_tiles, tail);
+  consume<Tile, AKMajor, BKMajor, kTail>(p, c_vec4, stages, full_bar, empty_bar, order, k_tiles,
+                                         tail);
 #endif
 }
 
@@ -511,8 +512,8 @@ cudaError_t launch_as(const Canonical& p, const LaunchArgs& args) {
       },
       [&](const TailSplit& split) {
         const dim3 grid(kSlotFloats / kTailSumThreads, unsigned(split.tiles));
-        return launch_kernel(simt13_tail_sum_kernel<Tile, AKMajor, BKMajor>, grid, kTailSumThreads, 0,
-                             args.stream, p, order, split, int(k_tiles));
+        return launch_kernel(simt13_tail_sum_kernel<Tile, AKMajor, BKMajor>, grid, kTailSumThreads,
+                             0, args.stream, p, order, split, int(k_tiles));
       });
 }
 

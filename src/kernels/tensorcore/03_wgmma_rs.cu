@@ -639,7 +639,8 @@ std::string configuration(const Canonical& p, const Device& device) {
   const int rows = tile_rows<kMode>(p, device.sms);
   const std::int64_t tiles = tile_count(p, rows);
   const std::int64_t k_tiles = round_up(p.k, kPackTileK) / kBK;
-  return tile_plan_text(tiles, rows, kBN, tail_tiles(tiles, k_tiles, device.sms, kTailCosts<kMode>));
+  return tile_plan_text(tiles, rows, kBN,
+                        tail_tiles(tiles, k_tiles, device.sms, kTailCosts<kMode>));
 }
 
 }  // namespace
