@@ -260,7 +260,8 @@ cudaError_t tf32_gemm(const Canonical& p, Tf32Mode mode, Tf32TileLauncher launch
   int* nonfinite = args.workspace.take<int>(1);
   float* a_packed = args.workspace.take<float>(t.a_floats * p.batch);
   float* b_packed = args.workspace.take<float>(t.b_floats * p.batch);
-  // A batch (never read in place: plan) packs matrix z at z * a_floats, z * b_floats.
+  // A batch packs matrix z of a packed operand at z * a_floats, z * b_floats (an operand read
+  // in place keeps its own stride: Tf32Direct::batch).
   const BatchStrides a_batch{p.stride_a, t.a_floats}, b_batch{p.stride_b, t.b_floats};
   if (!nonfinite || (t.a_floats && !a_packed) || (t.b_floats && !b_packed))
     return cudaErrorMemoryAllocation;
