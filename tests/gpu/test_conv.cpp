@@ -41,6 +41,12 @@ std::vector<ConvCase> conv_cases() {
       {conv(1, 7, 9, 64, 40, 3, 3, 2, 1, 2, 2)},  // 32 channels per group, dilation 2
       {conv(2, 10, 10, 32, 300, 3, 3, 1, 1), 1.0f, 0.25f},  // 300 filters: a partial 256 tile
       {conv(2, 6, 6, 4, 5, 3, 3, 1, 1), 0.0f, 3.0f},   // alpha 0: y = beta y
+      // C and K multiples of 4 (rung 05's TMA loads): padding, stride and dilation that differ
+      // per axis, with C = 12 (k-tiles of 8 channels half past C); 140 tiles of 512 x 64 across
+      // images, a round for every SM and a tail; one 64 x 512 tile.
+      {Conv2dShape{3, 13, 17, 12, 20, 3, 5, 2, 1, 1, 2, 2, 1, 1}, 1.0f, 0.5f},
+      {conv(70, 32, 32, 4, 8, 3, 3, 1, 1)},
+      {conv(1, 8, 8, 8, 600, 3, 3, 1, 1)},
   };
   return v;
 }

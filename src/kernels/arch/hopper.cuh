@@ -26,6 +26,13 @@ inline PFN_cuTensorMapEncodeTiled_v12000 encode_tiled() {
   return fn;
 }
 
+// cuTensorMapEncodeIm2col, the same way (conv-05-tma-im2col).
+inline PFN_cuTensorMapEncodeIm2col_v12000 encode_im2col() {
+  static const auto fn =
+      reinterpret_cast<PFN_cuTensorMapEncodeIm2col_v12000>(driver_entry("cuTensorMapEncodeIm2col"));
+  return fn;
+}
+
 #if !defined(__CUDA_ARCH__) || defined(__CUDA_ARCH_FEAT_SM90_ALL)
 
 __device__ __forceinline__ void mbar_init(std::uint32_t bar, int count) {
@@ -78,6 +85,18 @@ __device__ __forceinline__ void tma_load(std::uint32_t dst, const CUtensorMap& m
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
       " [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(dst),
       "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c0), "r"(c1), "r"(c2), "r"(bar)
+      : "memory");
+}
+// An im2col `map` (4-D NHWC): the box's pixels from input pixel (w, h) of image n on, in the
+// map's traversal order, each read at (w + off_w, h + off_h), channels c .. c + channelsPerPixel.
+__device__ __forceinline__ void tma_load_im2col(std::uint32_t dst, const CUtensorMap& map, int c,
+                                                int w, int h, int n, std::uint16_t off_w,
+                                                std::uint16_t off_h, std::uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.4d.shared::cluster.global.im2col.mbarrier::complete_tx::bytes"
+      " [%0], [%1, {%2, %3, %4, %5}], [%6], {%7, %8};" ::"r"(dst),
+      "l"(reinterpret_cast<std::uint64_t>(&map)), "r"(c), "r"(w), "r"(h), "r"(n), "r"(bar),
+      "h"(off_w), "h"(off_h)
       : "memory");
 }
 
