@@ -6,18 +6,22 @@
 // library's `auto` (rung 13 and the tensor-core rungs): 2.0-4.0x cuDNN FP32 in Fp32, 2.0-8.1x in
 // 3xTF32, 1.7-5.5x cuDNN TF32 in Tf32.
 //
-// Tf32 and 3xTF32 run the larger filters on the tensor cores fed straight from x, conv-04-wgmma
-// (Tf32, conv04_suited) or conv-03-mma: 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the
-// lowering's patch matrix left tc-02 at 0.22-0.53x; 1.23-2.17x cuDNN FP32 in 3xTF32 against
-// conv-02-precomp's and the lowering's 0.78-1.65x. The strided 1 x 1 projections and odd channel
-// counts: tensor_cores_lowered and conv03_suited below.
+// Tf32 runs the larger filters on the tensor cores fed straight from x, conv-04-wgmma
+// (conv04_suited) or conv-03-mma: 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the lowering's
+// patch matrix left tc-02 at 0.22-0.53x. 3xTF32 runs them on conv-05's FP32 (below) where it
+// takes them, else on conv-03-mma: 1.23-2.17x cuDNN FP32 against conv-02-precomp's and the
+// lowering's 0.78-1.65x. The strided 1 x 1 projections and odd channel counts:
+// tensor_cores_lowered and conv03_suited below.
 //
-// Fp32: any other convolution with at most 128 channels per group goes to conv-02-precomp:
-// through the patch matrix the GEMM's n of 64 or 128 left rung 10 at 0.19-0.56x cuDNN FP32 on
-// the 3 x 3 layers of 64 and 128 channels, where rung 02 ran 0.71-0.77x. Wider ones are lowered
-// through their patch matrix (rung 13 at 0.78-1.73x cuDNN FP32 on the 3 x 3 layers of 256 and
-// 512 channels, 0.30-0.40 ms at batch 32 where rung 02 took 0.53-0.54), and the rungs, which
-// build no patch matrix, take what would not fit the scratch budget.
+// Fp32: every other convolution conv-05-tma-im2col takes (groups 1, C and K multiples of 4)
+// runs there, rung 13's pipeline fed by TMA's im2col mode: 1.22-2.51x cuDNN FP32 on the 3 x 3
+// layers at batch 32 and 64 and 1.52-1.89x on the strided 1 x 1 projections, where rung 02 (64 and 128 channels)
+// ran 0.47-0.69x and the lowering through the patch matrix 0.84-1.70x. It also takes the 3 x 3
+// layers in 3xTF32 (conv05_in_tf32x3). The rest, with at most 128 channels per group, goes to
+// conv-02-precomp (through the patch matrix the GEMM's n of 64 or 128 left rung 10 at
+// 0.19-0.56x cuDNN FP32, where rung 02 ran 0.71-0.77x); wider ones are lowered through their
+// patch matrix, and the rungs, which build no patch matrix, take what would not fit the scratch
+// budget.
 #include "dispatch/conv.hpp"
 
 #include <array>
@@ -69,6 +73,13 @@ bool conv04_suited(const ConvProblem& p, const Device& device) {
   const std::int64_t tiles = ceil_div(p.gemm_m(), 128) * ceil_div(n, 256) * p.shape.groups;
   return n > 128 && 2 * tiles >= device.sms;
 }
+// 3xTF32: whether conv-05's FP32 arithmetic (at least as accurate as 3xTF32) takes p. On the
+// filters larger than 1 x 1 it ran as fast as conv-03's split tensor-core products at 64 and 128
+// channels (0.37-0.40 against 0.38-0.42 ms at batch 64) and faster at 256 and 512 (0.198-0.207
+// against 0.238-0.248 ms at batch 32); on the strided 1 x 1 projections the lowering to tc-03 was
+// faster (0.107-0.121 against 0.182-0.198 ms at res4 and res5).
+bool conv05_in_tf32x3(const ConvProblem& p) { return p.shape.r * p.shape.s > 1; }
+
 constexpr std::array<std::string_view, 2> kRungOrder = {"conv-02-precomp", "conv-01-analytic"};
 
 // The lowering through the patch matrix, whatever its size.
@@ -121,6 +132,10 @@ Status choose_conv(const ConvProblem& p, const Options& options, const Device& d
     return Status::Success;
   }
   if (conv_input_is_a(p)) return Status::Success;
+  if (options.math == Math::Fp32 || (options.math == Math::Fp32Tf32x3 && conv05_in_tf32x3(p)))
+    if (const ConvKernelEntry* e = find_conv_kernel("conv-05-tma-im2col");
+        e && try_rung(*e).empty())
+      return Status::Success;
   if (std::string_view slug = tensor_core_rung(options.math); !slug.empty()) {
     if (tensor_cores_lowered(p, options.math)) {
       lower_through_patches(p, out);

@@ -102,27 +102,35 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   detail::ConvDecision d;
   std::string message;
   Options o;
-  // 3 x 3 with 64 channels: the precomputed-offset rung.
+  // 3 x 3 with 64 channels: rung 13's pipeline through TMA's im2col mode.
   ASSERT_EQ(detail::choose_conv(problem(resnet_3x3()), o, detail::kH100, &d, &message),
             Status::Success) << message;
   ASSERT_NE(d.kernel, nullptr);
+  EXPECT_EQ(d.kernel->info.slug, "conv-05-tma-im2col");
+  // Groups, which rung 05 does not take: the precomputed-offset rung up to 128 channels per
+  // group, wider ones through the patch matrix.
+  Conv2dShape grouped4 = resnet_3x3();
+  grouped4.groups = 4;
+  ASSERT_EQ(detail::choose_conv(problem(grouped4), o, detail::kH100, &d, &message),
+            Status::Success) << message;
+  ASSERT_NE(d.kernel, nullptr);
   EXPECT_EQ(d.kernel->info.slug, "conv-02-precomp");
-  // 3 x 3 with 256 channels: lowered through the patch matrix.
   Conv2dShape wide = resnet_3x3();
   wide.c = wide.k = 256;
-  ASSERT_EQ(detail::choose_conv(problem(wide), o, detail::kH100, &d, &message), Status::Success)
-      << message;
+  Conv2dShape wide_grouped = wide;
+  wide_grouped.c = wide_grouped.k = 1024;
+  wide_grouped.groups = 4;
+  ASSERT_EQ(detail::choose_conv(problem(wide_grouped), o, detail::kH100, &d, &message),
+            Status::Success) << message;
   EXPECT_EQ(d.kernel, nullptr);
   EXPECT_TRUE(d.im2col);
-  EXPECT_EQ(d.cols_ld, 9 * 256);  // R S C
+  EXPECT_EQ(d.cols_ld, 9 * 1024);  // R S C
   const Conv2dShape one_by_one{32, 56, 56, 256, 64, 1, 1, 0, 0, 1, 1, 1, 1, 1};
   ASSERT_EQ(detail::choose_conv(problem(one_by_one), o, detail::kH100, &d, &message),
             Status::Success);
   EXPECT_FALSE(d.im2col);  // x is the N H W x C matrix already
   // The product: every group's rows of A, its filters transposed into its columns of y.
-  Conv2dShape grouped = resnet_3x3();
-  grouped.groups = 4;
-  const detail::Canonical c = detail::lowered_product(problem(grouped), kX, 576);
+  const detail::Canonical c = detail::lowered_product(problem(grouped4), kX, 576);
   EXPECT_EQ(c.m, 32 * 56 * 56);
   EXPECT_EQ(c.n, 16);
   EXPECT_EQ(c.k, 9 * 16);
@@ -131,8 +139,8 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   EXPECT_EQ(c.stride_b, 16 * 9 * 16);
   EXPECT_EQ(c.stride_c, 16);
   EXPECT_EQ(c.ldc, 64);
-  // The tensor-core maths run the 3 x 3 layers on conv-03 or conv-04; the stem (C = 3) on
-  // conv-03 in Tf32, on conv-02's FP32 in 3xTF32. A strided 1 x 1 projection is lowered in
+  // Tf32 runs the 3 x 3 layers on conv-03 or conv-04; the stem (C = 3) on conv-03 in Tf32, on
+  // conv-02's FP32 in 3xTF32. A strided 1 x 1 projection is lowered in
   // 3xTF32 and, below 2048 output channels, runs on the tensor-core rungs in Tf32.
   const Conv2dShape stem{32, 224, 224, 3, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1};
   const Conv2dShape projection{32, 56, 56, 256, 512, 1, 1, 0, 0, 2, 2, 1, 1, 1};
@@ -156,8 +164,10 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   expect_choice(wide, Math::Tf32, "conv-04-wgmma-tf32");
   expect_choice(resnet_3x3(), Math::Tf32, "conv-03-mma-tf32");
   expect_choice(res5, Math::Tf32, "conv-03-mma-tf32");
+  // 3xTF32's larger filters on rung 05's FP32 arithmetic, on conv-03 where rung 05 declines.
   for (const Conv2dShape& s : {resnet_3x3(), wide, res5})
-    expect_choice(s, Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
+    expect_choice(s, Math::Fp32Tf32x3, "conv-05-tma-im2col");
+  expect_choice(grouped4, Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
   expect_choice(stem, Math::Tf32, "conv-03-mma-tf32");
   expect_choice(stem, Math::Fp32Tf32x3, "conv-02-precomp");
   expect_choice(projection, Math::Tf32, "conv-04-wgmma-tf32");
