@@ -5,64 +5,149 @@
 // fills 1/64 of it, and a 64 x 64 one a quarter. This rung takes the tile from the matrix: 16, 32
 // or 64 rows and columns, so that a block's threads compute C and not padding, and runs every
 // tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles).
-// 256 threads, each 1, 2 x 2 or 4 x 4 results of the tile, interleaved 16 apart so that a
-// warp's shared reads are broadcasts or consecutive; k in steps of 32, the operands staged
-// through shared memory with loads that follow each one's contiguous dimension (any layout,
-// leading dimension and alignment: no float4 accesses).
+// 256 threads, each 1, 2 x 2 or 4 x 4 adjacent results of the tile, so that a step of k reads a
+// thread's values of A and B with one shared load each (LDS.128 for the 64-wide tile: 2 loads per
+// 16 FFMAs, where 16-apart scalars took 8); a warp's reads of A are broadcasts (two rows of
+// threads) and of B consecutive. k goes in steps of 32 through shared memory, the next step's
+// values held in registers while the block multiplies the current one. Loads follow each
+// operand's contiguous dimension (any layout, leading dimension and alignment: scalar global
+// accesses), and land transposed where the operand is K-major: 8 threads along k, 4 rows per
+// warp, into rows of kTile + 4 floats, which puts a warp's 32 stores in 32 banks.
 #include <algorithm>
 
 #include "kernels/epilogue/store.cuh"
-#include "kernels/operand.cuh"
+#include "kernels/kernel.hpp"
 #include "runtime/launch.hpp"
 
 namespace sgemm::detail {
 namespace {
 
 constexpr int kThreads = 256, kSide = 16, kBK = 32;
+constexpr int kMinBlocks = 4;  // 64 registers: 4 blocks of 256 threads per SM
 
-template <int kTile>
-__global__ void __launch_bounds__(kThreads) simt_15_batched_small_kernel(const Canonical call) {
+// One operand's values of a k-step, X(row0 + row, k0 + kk) for the tile's rows (of m for A, of n
+// for B^T) and the step's kk < kBK, zero outside X (rows x k): loaded into registers, then stored
+// into shared memory as sX[kk][row]. X is K-major (X(r, k) at x[r ld + k]) or MN-major (at
+// x[k ld + r]). A K-major operand is read 8 floats along k per row, 4 rows per warp; an MN-major
+// one along its rows.
+template <int kTile, bool kKMajor>
+struct StepLoader {
+  static constexpr int kLoads = kBK * kTile / kThreads;
+  struct Place {
+    int row, kk;
+  };
+  // Where element e of a step lies. Thread t loads elements t + i kThreads, which lie at
+  // place(t) + place(i kThreads) for these tiles: a constant offset per load from the thread's
+  // first, so that the loads share one pointer.
+  __host__ __device__ static constexpr Place place(int e) {
+    return kKMajor ? Place{e / 8 % kTile, e % 8 + e / (8 * kTile) * 8}
+                   : Place{e % kTile, e / kTile};
+  }
+
+  const float* x;  // the thread's first element at k0 = 0
+  std::int64_t ld;
+  Place first;
+  int rows_in;  // rows of X from the first element's on (at most kTile)
+  float v[kLoads];
+
+  __device__ StepLoader(const float* x_, std::int64_t ld_, std::int64_t rows, std::int64_t row0)
+      : ld(ld_), first(place(threadIdx.x)) {
+    x = x_ + (kKMajor ? (row0 + first.row) * ld + first.kk : first.kk * ld + row0 + first.row);
+    rows_in = int(std::min<std::int64_t>(rows - row0 - first.row, kTile));
+  }
+  __device__ void load(std::int64_t k0, std::int64_t k) {
+    const float* step = x + (kKMajor ? k0 : k0 * ld);
+    const int k_in = int(std::min<std::int64_t>(k - k0, kBK)) - first.kk;
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      constexpr Place d0 = place(0);
+      static_assert(d0.row == 0 && d0.kk == 0);
+      const Place d = place(i * kThreads);
+      v[i] = d.row < rows_in && d.kk < k_in ? step[kKMajor ? d.row * ld + d.kk : d.kk * ld + d.row]
+                                            : 0.0f;
+    }
+  }
+  __device__ void store(float (*sX)[kTile + 4]) const {
+#pragma unroll
+    for (int i = 0; i < kLoads; ++i) {
+      const Place d = place(i * kThreads);
+      sX[first.kk + d.kk][first.row + d.row] = v[i];
+    }
+  }
+};
+
+// kPer consecutive floats of shared memory (kPer = 1, 2 or 4) as one load.
+template <int kPer>
+__device__ __forceinline__ void lds(const float* s, float (&v)[kPer]) {
+  if constexpr (kPer == 4) {
+    const float4 t = *reinterpret_cast<const float4*>(s);
+    v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
+  } else if constexpr (kPer == 2) {
+    const float2 t = *reinterpret_cast<const float2*>(s);
+    v[0] = t.x, v[1] = t.y;
+  } else {
+    v[0] = *s;
+  }
+}
+
+// c_vec4: every matrix of C 16-byte aligned and ldc % 4 == 0, for float4 stores of the 64-wide
+// tile's rows.
+template <int kTile, bool AKMajor, bool BKMajor>
+__global__ void __launch_bounds__(kThreads, kMinBlocks)
+    simt_15_batched_small_kernel(const Canonical call, const bool c_vec4) {
   constexpr int kPer = kTile / kSide;  // results per thread along each dimension
-  __shared__ float sA[kBK][kTile + 1];  // sA[kk][r] = A(row0 + r, k0 + kk)
-  __shared__ float sB[kBK][kTile + 1];  // sB[kk][c] = B(k0 + kk, col0 + c)
+  // sA[kk][r] = A(row0 + r, k0 + kk), sB[kk][c] = B(k0 + kk, col0 + c); rows of kTile + 4 floats
+  // keep every thread's kPer values 16-byte aligned.
+  __shared__ __align__(16) float sA[kBK][kTile + 4];
+  __shared__ __align__(16) float sB[kBK][kTile + 4];
 
   const std::int64_t tiles_n = ceil_div(call.n, kTile);
   const std::int64_t tiles = tiles_n * ceil_div(call.m, kTile);
   const std::int64_t block = blockIdx.x;
   const Canonical p = call.matrix(block / tiles);
-  const StridedOperand a = operand_a(p), b = operand_b(p);
   const std::int64_t row0 = block % tiles / tiles_n * kTile, col0 = block % tiles_n * kTile;
-  const int tid = threadIdx.x, tx = tid % kSide, ty = tid / kSide;
+  const int tx = threadIdx.x % kSide, ty = threadIdx.x / kSide;
 
+  StepLoader<kTile, AKMajor> next_a(p.a, p.lda, p.m, row0);
+  StepLoader<kTile, BKMajor> next_b(p.b, p.ldb, p.n, col0);  // B^T: n x k
+  next_a.load(0, p.k);
+  next_b.load(0, p.k);
   float acc[kPer][kPer] = {};
   for (std::int64_t k0 = 0; k0 < p.k; k0 += kBK) {
-    // Consecutive threads follow the contiguous dimension of each operand.
-    for (int e = tid; e < kBK * kTile; e += kThreads) {
-      const int a_r = p.a_k_major ? e / kBK : e % kTile, a_k = p.a_k_major ? e % kBK : e / kTile;
-      sA[a_k][a_r] = (row0 + a_r < p.m && k0 + a_k < p.k) ? a(row0 + a_r, k0 + a_k) : 0.0f;
-      const int b_c = p.b_k_major ? e / kBK : e % kTile, b_k = p.b_k_major ? e % kBK : e / kTile;
-      sB[b_k][b_c] = (k0 + b_k < p.k && col0 + b_c < p.n) ? b(k0 + b_k, col0 + b_c) : 0.0f;
-    }
+    next_a.store(sA);
+    next_b.store(sB);
     __syncthreads();
+    if (k0 + kBK < p.k) {  // the next step's loads fly while this one is multiplied
+      next_a.load(k0 + kBK, p.k);
+      next_b.load(k0 + kBK, p.k);
+    }
 #pragma unroll 8
     for (int kk = 0; kk < kBK; ++kk) {
+      float av[kPer], bv[kPer];
+      lds<kPer>(&sA[kk][ty * kPer], av);
+      lds<kPer>(&sB[kk][tx * kPer], bv);
 #pragma unroll
       for (int i = 0; i < kPer; ++i)
 #pragma unroll
-        for (int j = 0; j < kPer; ++j)
-          acc[i][j] = fmaf(sA[kk][ty + i * kSide], sB[kk][tx + j * kSide], acc[i][j]);
+        for (int j = 0; j < kPer; ++j) acc[i][j] = fmaf(av[i], bv[j], acc[i][j]);
     }
     __syncthreads();
   }
 #pragma unroll
   for (int i = 0; i < kPer; ++i) {
-    const std::int64_t row = row0 + ty + i * kSide;
-#pragma unroll
-    for (int j = 0; j < kPer; ++j) {
-      const std::int64_t col = col0 + tx + j * kSide;
-      if (row < p.m && col < p.n)
-        store_c(p.c + row * p.ldc + col, acc[i][j], p.alpha, p.beta);
+    const std::int64_t row = row0 + ty * kPer + i, col = col0 + tx * kPer;
+    if (row >= p.m) continue;
+    float* c_row = p.c + row * p.ldc;
+    if constexpr (kPer == 4) {
+      if (c_vec4) {
+        store_c4(c_row, col, p.n, float4{acc[i][0], acc[i][1], acc[i][2], acc[i][3]}, p.alpha,
+                 p.beta);
+        continue;
+      }
     }
+#pragma unroll
+    for (int j = 0; j < kPer; ++j)
+      if (col + j < p.n) store_c(c_row + col + j, acc[i][j], p.alpha, p.beta);
   }
 }
 
@@ -77,13 +162,22 @@ std::string_view why_not(const Canonical& p, const Device&) {
   return needs_grid(ceil_div(p.m, tile) * ceil_div(p.n, tile) * p.batch, 1);
 }
 
+template <int kTile>
+cudaError_t launch_tile(const Canonical& p, const LaunchArgs& args) {
+  const unsigned blocks = unsigned(ceil_div(p.m, kTile) * ceil_div(p.n, kTile) * p.batch);
+  const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0 && (p.batch == 1 || p.stride_c % 4 == 0);
+  return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
+    return launch_kernel(simt_15_batched_small_kernel<kTile, AKMajor, BKMajor>, blocks, kThreads,
+                         0, args.stream, p, c_vec4);
+  });
+}
+
 cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
-  const int tile = tile_for(p);
-  const unsigned blocks = unsigned(ceil_div(p.m, tile) * ceil_div(p.n, tile) * p.batch);
-  const auto kernel = tile == 16   ? simt_15_batched_small_kernel<16>
-                      : tile == 32 ? simt_15_batched_small_kernel<32>
-                                   : simt_15_batched_small_kernel<64>;
-  return launch_kernel(kernel, blocks, kThreads, 0, args.stream, p);
+  switch (tile_for(p)) {
+    case 16: return launch_tile<16>(p, args);
+    case 32: return launch_tile<32>(p, args);
+    default: return launch_tile<64>(p, args);
+  }
 }
 
 }  // namespace
