@@ -78,41 +78,27 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 // against 0.77-1.00; 32 x 32 x 1048576 NN 0.60 against 0.26, NT 1.72 against 0.21. Up to 64
 // rows on calls of fewer than 2^20 products, where launch and latency are the cost (64³: 10.6
 // us against rung 10's 12.8).
+constexpr int kRung14Rows = 16;
 std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
-  if (small_m_unsuited<16>(p, device).empty() || std::max(p.m, p.n) <= 32) return {};
+  if (small_m_unsuited<kRung14Rows>(p, device).empty() || std::max(p.m, p.n) <= 32) return {};
   if (std::min(p.m, p.n) <= 64 && double(p.m) * double(p.n) * double(p.k) < 0x1p20) return {};
   return "above 16 rows (32 x 32, 64 below 2^20 products): tiled kernels";
 }
-// Rung 15 for batches of matrices up to 64 x 64, whose tiles it sizes to the matrix, and for tiny
-// single calls; rung 10's 128 x 128 tiles take larger ones.
-std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
-  if (p.batch == 1) return tiny_unsuited(p, device);
-  if (std::max(p.m, p.n) > 64) return "matrices above 64 x 64: rung 10's batched grid";
-  return {};
-}
-
 // Calls whose tiles leave SMs idle with a long k, cut into ranges of k that the batched grids
-// run as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for up to 64 rows and columns
-// above rung 14's 32, rung 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs,
-// would be half as full (rung 13's tail split multiplies the empty part too; rung 10 runs calls
-// of at most 64 rows on 64 x 256 tiles). Ranges of at least 512 k, until two blocks per SM.
-// Measured on an H200 against rung 13 alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x
-// 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489
-// against 0.675, 64 x 4096 x 4096 NT 0.076 against 0.117.
+// run as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for 17 to 64 rows and columns,
+// rung 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs, would be half as full
+// (rung 13's tail split multiplies the empty part too; rung 10 runs calls of at most 64 rows on
+// 64 x 256 tiles). Ranges of at least 512 k, until two blocks per SM (rung 15 fits four, but
+// ranges for four made 32 x 32 x 1048576 and 64 x 64 x 262144 3-7% slower). Measured on an H200 against rung 13 alone: 64 x 64 x 262144 0.200
+// against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467 against 0.672,
+// 16384 x 64 x 4096 0.489 against 0.675, 64 x 4096 x 4096 NT 0.076 against 0.117.
 constexpr std::int64_t kMinRangeK = 512;
 std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles) {
   if (p.batch != 1) return 1;
   return std::min(ceil_div(2 * std::int64_t(device.sms), tiles), p.k / kMinRangeK);
 }
-std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
-  return k_ranges_for(p, device, ceil_div(p.m, 64) * ceil_div(p.n, 64));
-}
 std::int64_t rung10_k_ranges(const Canonical& p, const Device& device) {
   return k_ranges_for(p, device, rung10_tiles(p));
-}
-std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
-  if (p.batch == 1 && std::max(p.m, p.n) <= 64 && rung15_k_ranges(p, device) > 1) return {};
-  return "not a single call of at most 64 x 64 with a long k";
 }
 std::string_view rung10_split_unsuited(const Canonical& p, const Device& device) {
   // Rung 10's tiles at least twice as full as rung 13's (with 128 x 128 tiles both were half
@@ -147,6 +133,45 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device) {
   return "above 2^27 products, a batch, or a k too short for ranges: no split of a small call";
 }
 
+// Rung 15 (policy.hpp lists what it takes). Measured on an H200 (sgemm-bench --suite and
+// --batched, x cuBLAS SGEMM):
+// - a batch of 512 x [128 x 64 x 128]: rung 15's 64 x 64 tiles 0.044 ms, rung 10's half-empty
+//   256 x 64 ones 0.065 (0.88x against 0.59x); where rung 10's tiles are as full it is faster
+//   (96 x [512 x 64 x 512] 0.108 against 0.121 ms, 64 x [197 x 768 x 768] 0.456 against 0.638);
+// - single calls up to 64 x 64 x 256: 64³ 1.00x against rung 14's 0.61x, 32 x 64 x 128 0.76x
+//   against 0.61x;
+// - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 1.65x against rung
+//   14's 0.60x.
+// Its tile: at most 64 x 64 (15_batched_small.cu sizes it to the matrix below that).
+constexpr int kRung15Tile = 64;
+double rung15_fill(const Canonical& p) {
+  const std::int64_t side = std::max(p.m, p.n) <= 16 ? 16 : std::max(p.m, p.n) <= 32 ? 32 : 64;
+  return double(p.m) * double(p.n) / (double(ceil_div(p.m, side) * ceil_div(p.n, side)) *
+                                      double(side * side));
+}
+
+bool rung15_takes_batch(const Canonical& p) {
+  return std::max(p.m, p.n) <= kRung15Tile || rung15_fill(p) > rung10_fill(p);
+}
+std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch == 1) return rung15_single_unsuited(p, device);
+  if (rung15_takes_batch(p)) return {};
+  return "matrices above 64 x 64 that rung 10's tiles cover as fully: rung 10's batched grid";
+}
+std::string_view rung15_single_unsuited(const Canonical& p, const Device&) {
+  if (p.batch == 1 && std::max(p.m, p.n) <= kRung15Tile && p.k <= 256) return {};
+  return "not a single call of at most 64 x 64 x 256";
+}
+std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
+  return k_ranges_for(p, device, ceil_div(p.m, kRung15Tile) * ceil_div(p.n, kRung15Tile));
+}
+std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch == 1 && std::min(p.m, p.n) > kRung14Rows && std::max(p.m, p.n) <= kRung15Tile &&
+      rung15_k_ranges(p, device) > 1)
+    return {};
+  return "not a single call of 17 to 64 rows and columns with a long k";
+}
+
 namespace {
 
 // Calls the float4 kernels cannot read in place (a pointer not 16-byte aligned, or a leading
@@ -164,8 +189,8 @@ std::string_view staged_rung13_unsuited(const Canonical& p, const Device& device
 
 constexpr std::array kRules = {
     Rule{"simt-15-batched-small", rung15_unsuited},
-    Rule{"simt-14-small-m", rung14_unsuited},
     Rule{"simt-15-batched-small", rung15_split_unsuited, rung15_k_ranges},
+    Rule{"simt-14-small-m", rung14_unsuited},
     Rule{"simt-10-warptile", small_call_unsuited, small_call_ranges},
     Rule{"simt-10-warptile", rung10_split_unsuited, rung10_k_ranges},
     Rule{"simt-13-tma", rung13_unsuited},

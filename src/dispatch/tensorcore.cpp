@@ -64,6 +64,8 @@ std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
   return {};
 }
 std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& device) {
+  if (p.batch > 1 && rung15_takes_batch(p))
+    return "a batch rung 15's grid takes: its FP32 is faster";
   if (p.batch > 1 && !p.a_k_major && p.m <= kRung15MaxMatrix)
     return "a batch whose M-major A of at most 64 rows is packed into half-empty tiles: rung 10's "
            "FP32 grid is faster";
@@ -178,7 +180,8 @@ constexpr std::array kTf32Rules = {
     Rule{"tc-01-mma-sync-tf32", tf32_batch_unsuited},
 };
 constexpr std::array kTf32x3Rules = {
-    Rule{"simt-15-batched-small", tiny_unsuited},
+    Rule{"simt-15-batched-small", rung15_single_unsuited},
+    Rule{"simt-15-batched-small", rung15_split_unsuited, rung15_k_ranges},
     Rule{"simt-14-small-m", rung14_tf32x3_unsuited},
     Rule{"tc-05-mma-small-m-tf32x3", small_m_unsuited<16>},
     Rule{"simt-10-warptile", small_call_tf32x3_unsuited, small_call_ranges},
