@@ -120,7 +120,15 @@ __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], std::uint64_t des
 template <int kN>
 __device__ __forceinline__ void wgmma_tf32(float (&d)[kN / 2], const std::uint32_t (&a)[4],
                                            std::uint64_t desc_b, int scale_d) {
-  if constexpr (kN == 128) {
+  if constexpr (kN == 64) {
+    asm volatile(
+        "{ .reg .pred p;\n"
+        "setp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32 " SGEMM_D_REGS_32
+        ", {%32, %33, %34, %35}, %36, p, 1, 1; }"
+        : SGEMM_D32(0)
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc_b), "r"(scale_d));
+  } else if constexpr (kN == 128) {
     asm volatile(
         "{ .reg .pred p;\n"
         "setp.ne.b32 p, %69, 0;\n"

@@ -72,10 +72,11 @@ constexpr int kConsumerBarrier = 1;  // named barrier of the 256 consumer thread
 static_assert(kPackTileK == kBK && kBN % kBBox == 0 && kBN % kCBox == 0);
 
 // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum, so
-// its tiles have 128 rows; Tf32's 256, or 128 where those would idle SMs (tile_rows below).
+// its tiles have at most 128 rows; Tf32's 256, or 128 or 64 where those would idle SMs or be
+// half empty (tile_rows below).
 template <Tf32Mode kMode>
 constexpr int kMaxRows = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
-constexpr int kNarrowRows = 128;
+constexpr int kNarrowRows = 128, kMinRows = 64;
 
 template <Tf32Mode kMode, int kRows>
 struct Config {
@@ -508,18 +509,29 @@ std::int64_t tile_count(const Canonical& p, int rows) {
 }
 constexpr std::int64_t kTailSlotFloats(int bm) { return bm / 2 * kConsumers * kWarpgroup; }
 
-// Tf32 runs the 128-row tiles where its 256-row ones would be at least half empty (m <= 128), or
-// would occupy at most half the SMs with a k too short for the tail split to cut: twice the
-// tiles, each with the same k-loop. Where the tail split cuts k over all SMs anyway, the narrow
-// tiles only read B twice as often (256 x 256 x 131072: 0.151 against 0.111 ms, H200).
+// Rows of C per tile: from the widest (kMaxRows), halved down to 64 while the tiles would be at
+// least half empty (m <= rows / 2), or would occupy at most half the SMs with a short k
+// (kShortKTiles) or one too short for the tail split to cut: twice the tiles, each with the same
+// k-loop. Measured on an H200 (Tf32, x cuBLAS SGEMM), 64-row tiles against 128 and 256:
+// 1024³ 3.58 against 3.34 and 2.56 (256 rows cut by the tail split), 512³ 1.45 against 1.29 and
+// 0.94, 128³ 1.34 against 1.20; 32 x 16384 x 8192 1.82 against 1.18; 64 x 11008 x 4096 2.16
+// against 1.74. Where the tail split cuts a long k over all SMs anyway, the narrow tiles only read
+// B more often: 128 x 4096 x 4096 2.70 on 128 rows against 2.13 on 64, 256 x 4096 x 4096 4.37 on
+// 256 against 3.63 and 2.66 (256 x 256 x 131072: 0.111 ms on 256 rows, 0.151 on 128).
+constexpr std::int64_t kShortKTiles = 32;  // k <= 1024
 template <Tf32Mode kMode>
 int tile_rows(const Canonical& p, int sms) {
-  if (p.m <= kNarrowRows) return kNarrowRows;
-  const std::int64_t tiles = tile_count(p, kMaxRows<kMode>);
   const std::int64_t k_tiles = round_up(p.k, kPackTileK) / kBK;
-  if (2 * tiles <= sms && tail_tiles(tiles, k_tiles, sms, kTailCosts<kMode>) == 0)
-    return kNarrowRows;
-  return kMaxRows<kMode>;
+  int rows = kMaxRows<kMode>;
+  while (rows > kMinRows) {
+    const std::int64_t tiles = tile_count(p, rows);
+    const bool half_empty = p.m <= rows / 2;
+    const bool few = 2 * tiles <= sms && (k_tiles <= kShortKTiles ||
+                                          tail_tiles(tiles, k_tiles, sms, kTailCosts<kMode>) == 0);
+    if (!half_empty && !few) break;
+    rows /= 2;
+  }
+  return rows;
 }
 
 // The tile kernel of a mode (only that mode's is instantiated).
@@ -587,16 +599,20 @@ cudaError_t launch_tiles_of(const Canonical& p, const Tf32Operands& ops, const L
       });
 }
 
+template <Tf32Mode kMode, int kRows>
+cudaError_t launch_tiles_rows(const Canonical& p, const Tf32Operands& ops,
+                              const LaunchArgs& args) {
+  return p.b_k_major ? launch_tiles_of<kMode, true, kRows>(p, ops, args)
+                     : launch_tiles_of<kMode, false, kRows>(p, ops, args);
+}
+
 template <Tf32Mode kMode>
 cudaError_t launch_tiles(const Canonical& p, const Tf32Operands& ops, const LaunchArgs& args) {
-  constexpr int kWide = kMaxRows<kMode>;
-  if (tile_rows<kMode>(p, args.device.sms) == kWide)
-    return p.b_k_major ? launch_tiles_of<kMode, true, kWide>(p, ops, args)
-                       : launch_tiles_of<kMode, false, kWide>(p, ops, args);
-  if constexpr (kWide != kNarrowRows)
-    return p.b_k_major ? launch_tiles_of<kMode, true, kNarrowRows>(p, ops, args)
-                       : launch_tiles_of<kMode, false, kNarrowRows>(p, ops, args);
-  return cudaErrorInvalidValue;  // unreachable: kWide == kNarrowRows took the branch above
+  switch (tile_rows<kMode>(p, args.device.sms)) {
+    case kMinRows: return launch_tiles_rows<kMode, kMinRows>(p, ops, args);
+    case kNarrowRows: return launch_tiles_rows<kMode, kNarrowRows>(p, ops, args);
+    default: return launch_tiles_rows<kMode, kMaxRows<kMode>>(p, ops, args);
+  }
 }
 
 // B always in place; A (3xTF32: its big part) in place when K-major, packed otherwise; in a
@@ -617,7 +633,7 @@ std::string_view why_not(const Canonical& p, const Device& device) {
   if (p.batch > 1 && (p.stride_b % 4 != 0 || p.stride_b >= (std::int64_t(1) << 38)))
     return "needs B's matrix stride a multiple of 4 below 2^38 in a batch";
   if (std::string_view r = tf32_why_not(p); !r.empty()) return r;
-  return needs_grid(tile_count(p, kNarrowRows), 1);
+  return needs_grid(tile_count(p, kMinRows), 1);
 }
 
 template <Tf32Mode kMode>
