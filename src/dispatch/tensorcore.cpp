@@ -1,7 +1,7 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
-// Rung 14 and tc-05 take the calls with a few rows (or columns), bound by the read of the other
-// operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
+// Rung 14 and tc-05 (3xTF32) take the calls with a few rows (or columns), bound by the read of the
+// other operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
 // operands scaled per row and column) is the fastest tile kernel, but its passes over A and B
 // cost more than they save below the sizes in its rules;
 // tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
@@ -108,13 +108,13 @@ std::string_view tc01_tf32x3_unsuited(const Canonical& p, const Device&) {
 // With m or n at most 64 a call is bound by the read of its large operand, or nearly (rung 14's
 // file). Measured on an H200 (sgemm-bench and --suite, n and k 4096 to 28672, row-major NN, NT):
 // - Tf32: rung 14's FP32 up to 4 rows, where the read is the whole cost and it streams B faster
-//   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 16 rows (16 x
-//   11008 x 4096 NT 0.067 against tc-03's 0.099 ms), and 32 with a K-major large operand (32 x
-//   4096 x 11008 NT 0.075 against tc-03's 0.080 in ranges of k), and at 32 x 32, where a tc-03
-//   tile is mostly empty (32 x 32 x 1048576: 0.54x cuBLAS TF32 against tc-03's 0.41x in
-//   `--suite`). Above, tc-03's 128-row tiles in ranges of k: 32 x 4096 x 4096 NN 0.035 against
-//   tc-05's 0.049 ms, 64 x 4096 x 11008 NT 0.069 against 0.131, 64 x 4096 x 4096 NN 0.034
-//   against 0.086.
+//   (1 x 11008 x 4096 NT: 1.19x cuBLAS TF32 against tc-05's 1.00x); tc-05 up to 8 rows (8 x 11008
+//   x 4096 NT 1.00x); above, tc-03's 64-row tiles in ranges of k. Where n is the small dimension
+//   tc-03's tiles keep their 128 columns, and tc-05 its limits measured against them (16 columns,
+//   32 with a K-major large operand). Against tc-05 the 64-row tiles were faster on 11 of 16
+//   calls of 16 to 32 rows (16 x 4096 x 4096 NN 0.99x cuBLAS TF32 against 0.79x, 32 x 11008 x
+//   4096 NT 0.99x against 0.72x, 32 x 32 x 1048576 NT 0.74x against 0.54x), within 2% on three,
+//   and 4-8% slower on two (16 x 11008 x 4096: NN 0.83x against 0.86x, NT 0.90x against 0.97x).
 // - 3xTF32: rung 14's FP32 (more accurate, and as fast where the read is the whole cost) up to
 //   8 rows, 16 with an N-major large operand (16 x 4096 x 4096 NN: 0.042 against tc-03's 0.052
 //   ms), and on calls of fewer than 2^24 products, where launches are the cost (32 x 64 x 128:
@@ -131,9 +131,13 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
 }
 std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
-  if (rows <= 16 || (rows <= 32 && (large_operand_k_major(p) || std::max(p.m, p.n) <= 32)))
+  if (rows <= 8) return {};
+  // tc-03's tiles narrow to 64 rows but keep 128 columns: with few columns the limits measured
+  // against its 128-row tiles stand.
+  if (p.n < p.m &&
+      (rows <= 16 || (rows <= 32 && (large_operand_k_major(p) || std::max(p.m, p.n) <= 32))))
     return {};
-  return "above 16 rows (32 with a K-major large operand, or m and n both 32): tc-03 is faster";
+  return "above 8 rows (of m; 16 or 32 of n): tc-03's tiles are faster";
 }
 std::string_view rung14_tf32x3_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
