@@ -72,12 +72,12 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
   return "fewer tiles than SMs and a short k: rung 10's estimate is lower";
 }
 
-// Rung 14 up to 16 rows (or columns), and where both m and n are at most 32. Measured on an H200
-// against rung 13's 64 x 512 (or 512 x 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN 1.73
-// against 1.35, NT 0.86 against 0.73; 32 rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69
-// against 0.77-1.00; 32 x 32 x 1048576 NN 0.60 against 0.26, NT 1.72 against 0.21. Up to 64
-// rows on calls of fewer than 2^20 products, where launch and latency are the cost (64³: 10.6
-// us against rung 10's 12.8).
+// Rung 14 up to 16 rows (or columns), and where both m and n are at most 32 (rung 15 takes such
+// calls before it where they are tiny or both dimensions are 17 to 32 with a long k). Measured on
+// an H200 against rung 13's 64 x 512 (or 512 x 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN
+// 1.73 against 1.35, NT 0.86 against 0.73; 32 rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69
+// against 0.77-1.00. Up to 64 rows on calls of fewer than 2^20 products, where launch and latency
+// are the cost (64 x 64 x 64: 10.6 us against rung 10's 12.8, and rung 15's 8.3).
 constexpr int kRung14Rows = 16;
 std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
   if (small_m_unsuited<kRung14Rows>(p, device).empty() || std::max(p.m, p.n) <= 32) return {};
@@ -174,6 +174,16 @@ std::string_view rung15_split_unsuited(const Canonical& p, const Device& device)
 
 namespace {
 
+// Fp32 leaves rung 14 the calls of at most 32 x 32 with both operands K-major (row-major NT, the
+// layout of nn.Linear), which it streams faster: 32 x 32 x 1048576 NT 0.179 against rung 15's
+// 0.226 ms, 24 x 24 x 1048576 NT 0.142 against 0.203 (NN: 0.567 against 0.214; H200). 3xTF32 has
+// no rung 14 rule for them, and rung 15 is faster than its tensor cores there.
+std::string_view rung15_split_fp32_unsuited(const Canonical& p, const Device& device) {
+  if (p.a_k_major && p.b_k_major && std::max(p.m, p.n) <= 32)
+    return "both operands K-major, at most 32 x 32: rung 14 streams them faster";
+  return rung15_split_unsuited(p, device);
+}
+
 // Calls the float4 kernels cannot read in place (a pointer not 16-byte aligned, or a leading
 // dimension not a multiple of 4) run on aligned copies (Decision::staged) where rung 13 suits
 // the shape and the product is large enough that the copies (a read and a write of A and B, a
@@ -189,7 +199,7 @@ std::string_view staged_rung13_unsuited(const Canonical& p, const Device& device
 
 constexpr std::array kRules = {
     Rule{"simt-15-batched-small", rung15_unsuited},
-    Rule{"simt-15-batched-small", rung15_split_unsuited, rung15_k_ranges},
+    Rule{"simt-15-batched-small", rung15_split_fp32_unsuited, rung15_k_ranges},
     Rule{"simt-14-small-m", rung14_unsuited},
     Rule{"simt-10-warptile", small_call_unsuited, small_call_ranges},
     Rule{"simt-10-warptile", rung10_split_unsuited, rung10_k_ranges},

@@ -38,6 +38,8 @@ std::vector<Call> calls() {
     v.push_back({row, Op::N, Op::N, s, 8192, 8192});
   }
   for (std::int64_t s : {32, 64, 128, 256}) v.push_back({row, Op::N, Op::N, s, s, 65536});
+  v.push_back({row, Op::N, Op::T, 32, 32, 65536});  // both K-major: rung 14 in Fp32
+  v.push_back({row, Op::N, Op::N, 128, 64, 128, true, 512});  // rung 15's tiles pad less
   v.push_back({row, Op::N, Op::N, 4095, 4097, 4093});
   v.push_back({row, Op::N, Op::N, 4095, 4097, 4093, false});
   v.push_back({row, Op::N, Op::N, 1000, 999, 1001, false});
