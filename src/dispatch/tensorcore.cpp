@@ -52,15 +52,18 @@ std::string_view tf32_batch_unsuited(const Canonical& p, const Device&) {
 // third dimension), A and B read in place as in a single call. Measured on an H200 with
 // sgemm-bench --batched against tc-02 and the FP32 batched grids:
 // - Tf32: faster than both from 128 x 64 x 128 matrices up (64 x 197 x 768 x 768: 0.079 against
-//   tc-02's 0.232 ms; 512 x 128 x 64 x 128: 0.033 against rung 10's 0.066); at 64 x 64 x 64 and
-//   below rung 15's grid, which sizes its tiles to the matrix, is faster (0.040 against 0.043 ms
-//   at 1024 x 64³; 0.023 against 0.125 at 4096 x 16³).
-// - 3xTF32: the same, except that an M-major A of at most 64 rows is packed into half-empty
-//   128-row tiles (256 x 64 x 256 x 1024, A transposed: rung 10 0.192 against 0.245 ms).
-constexpr std::int64_t kRung15MaxMatrix = 64;
+//   tc-02's 0.232 ms; 512 x 128 x 64 x 128: 0.033 against rung 10's 0.066), and with its 64-row
+//   tiles at 64 x 64 too (1024 x 64³: 0.0215 against rung 15's 0.0269 ms); at 16 x 16 rung 15's
+//   grid, which sizes its tiles to the matrix, is faster (4096 x 16³: 0.018 against 0.054).
+// - 3xTF32: rung 15's FP32 wherever it takes the batch (1024 x 64³: 0.027 against 0.048 ms), and
+//   rung 10's FP32 for an M-major A of at most 64 rows, which tc-03 packs into half-empty tiles
+//   (256 x 64 x 256 x 1024, A transposed: 0.192 against 0.245 ms), and for n of at most 64 under
+//   more rows, which rung 10's 256 x 64 tiles fill (96 x 512 x 64 x 512: 0.108-0.111 against
+//   0.131-0.135 ms).
+constexpr std::int64_t kRung15MaxMatrix = 64, kTf32Rung15MaxMatrix = 32;
 std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
-  if (p.batch > 1 && std::max(p.m, p.n) <= kRung15MaxMatrix)
-    return "a batch of matrices of at most 64 x 64: rung 15's grid is faster";
+  if (p.batch > 1 && std::max(p.m, p.n) <= kTf32Rung15MaxMatrix)
+    return "a batch of matrices of at most 32 x 32: rung 15's grid is faster";
   return {};
 }
 std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& device) {
@@ -69,6 +72,8 @@ std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& de
   if (p.batch > 1 && !p.a_k_major && p.m <= kRung15MaxMatrix)
     return "a batch whose M-major A of at most 64 rows is packed into half-empty tiles: rung 10's "
            "FP32 grid is faster";
+  if (p.batch > 1 && p.n <= kRung15MaxMatrix && p.m > kRung15MaxMatrix)
+    return "a batch of at most 64 columns: rung 10's FP32 256 x 64 tiles are faster";
   return tc03_tf32_batch_unsuited(p, device);
 }
 
