@@ -5,14 +5,15 @@
 // fills 1/64 of it, and a 64 x 64 one a quarter. This rung takes the tile from the matrix: 16, 32
 // or 64 rows and columns, so that a block's threads compute C and not padding, and runs every
 // tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles).
-// 256 threads, each 1, 2 x 2 or 4 x 4 adjacent results of the tile, so that a step of k reads a
-// thread's values of A and B with one shared load each (LDS.128 for the 64-wide tile: 2 loads per
-// 16 FFMAs, where 16-apart scalars took 8); a warp's reads of A are broadcasts (two rows of
-// threads) and of B consecutive. k goes in steps of 32 through shared memory, the next step's
-// values held in registers while the block multiplies the current one. Loads follow each
-// operand's contiguous dimension (any layout, leading dimension and alignment: scalar global
-// accesses), and land transposed where the operand is K-major: 8 threads along k, 4 rows per
-// warp, into rows of kTile + 4 floats, which puts a warp's 32 stores in 32 banks.
+// Each thread computes 2 x 2 or 4 x 4 adjacent results of the tile (TileShape: 64 threads for the
+// 16-wide tile, 256 for the others), so that a step of k reads its values of A and B with one
+// shared load each (LDS.128 for the 64-wide tile: 2 loads per 16 FFMAs, where 16-apart scalars
+// took 8); a warp's reads of A are broadcasts among its few rows of threads and of B consecutive.
+// k goes in steps of 16 or 32 through shared memory, the next step's values held in registers
+// while the block multiplies the current one. Loads follow each operand's contiguous dimension
+// (any layout, leading dimension and alignment: scalar global accesses), and land transposed
+// where the operand is K-major: 8 threads along k, 4 rows per warp, into rows of kTile + 4
+// floats, which puts a warp's 32 stores in 32 banks.
 #include <algorithm>
 
 #include "kernels/epilogue/store.cuh"
@@ -22,8 +23,18 @@
 namespace sgemm::detail {
 namespace {
 
-constexpr int kThreads = 256, kSide = 16, kBK = 32;
-constexpr int kMinBlocks = 4;  // 64 registers: 4 blocks of 256 threads per SM
+// A tile's threads and k-step. The 32- and 64-wide tiles run on 256 threads of 2 x 2 and 4 x 4
+// results, k in steps of 32, four blocks per SM (64 registers). The 16-wide tile runs on 64
+// threads of 2 x 2, k in steps of 16, 25 blocks per SM (40 registers; at 32 ptxas spilled): a
+// batch of 4096 such matrices takes 1.2 rounds of the GPU, where 256 threads per tile took four.
+template <int kTile>
+struct TileShape {
+  static constexpr int kPer = kTile == 16 ? 2 : kTile / 16;  // results per thread, each dimension
+  static constexpr int kSide = kTile / kPer;                  // threads along each dimension
+  static constexpr int kThreads = kSide * kSide;
+  static constexpr int kBK = kTile == 16 ? 16 : 32;
+  static constexpr int kMinBlocks = kTile == 16 ? 24 : 4;
+};
 
 // One operand's values of a k-step, X(row0 + row, k0 + kk) for the tile's rows (of m for A, of n
 // for B^T) and the step's kk < kBK, zero outside X (rows x k): loaded into registers, then stored
@@ -32,6 +43,7 @@ constexpr int kMinBlocks = 4;  // 64 registers: 4 blocks of 256 threads per SM
 // one along its rows.
 template <int kTile, bool kKMajor>
 struct StepLoader {
+  static constexpr int kBK = TileShape<kTile>::kBK, kThreads = TileShape<kTile>::kThreads;
   static constexpr int kLoads = kBK * kTile / kThreads;
   struct Place {
     int row, kk;
@@ -93,9 +105,10 @@ __device__ __forceinline__ void lds(const float* s, float (&v)[kPer]) {
 // c_vec4: every matrix of C 16-byte aligned and ldc % 4 == 0, for float4 stores of the 64-wide
 // tile's rows.
 template <int kTile, bool AKMajor, bool BKMajor>
-__global__ void __launch_bounds__(kThreads, kMinBlocks)
+__global__ void __launch_bounds__(TileShape<kTile>::kThreads, TileShape<kTile>::kMinBlocks)
     simt_15_batched_small_kernel(const Canonical call, const bool c_vec4) {
-  constexpr int kPer = kTile / kSide;  // results per thread along each dimension
+  using Shape = TileShape<kTile>;
+  constexpr int kPer = Shape::kPer, kSide = Shape::kSide, kBK = Shape::kBK;
   // sA[kk][r] = A(row0 + r, k0 + kk), sB[kk][c] = B(k0 + kk, col0 + c); rows of kTile + 4 floats
   // keep every thread's kPer values 16-byte aligned.
   __shared__ __align__(16) float sA[kBK][kTile + 4];
@@ -167,8 +180,8 @@ cudaError_t launch_tile(const Canonical& p, const LaunchArgs& args) {
   const unsigned blocks = unsigned(ceil_div(p.m, kTile) * ceil_div(p.n, kTile) * p.batch);
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0 && (p.batch == 1 || p.stride_c % 4 == 0);
   return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
-    return launch_kernel(simt_15_batched_small_kernel<kTile, AKMajor, BKMajor>, blocks, kThreads,
-                         0, args.stream, p, c_vec4);
+    return launch_kernel(simt_15_batched_small_kernel<kTile, AKMajor, BKMajor>, blocks,
+                         TileShape<kTile>::kThreads, 0, args.stream, p, c_vec4);
   });
 }
 
