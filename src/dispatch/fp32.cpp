@@ -17,7 +17,7 @@
 namespace sgemm::detail {
 namespace {
 
-// Rung 13's k-tile (13_tma.cu: kBK) and the costs of its tail split, in its k-tile times (its
+// Rung 13's k-tile (tma_pipeline.cuh: kBK) and the costs of its tail split, in its k-tile times (its
 // tiles: tma_tiles.hpp); rung 10's tile (10_warptile.cu).
 constexpr int kRung13K = 8;
 constexpr TailCosts kRung13Tail{11.0, 11.0};
@@ -72,12 +72,13 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
   return "fewer tiles than SMs and a short k: rung 10's estimate is lower";
 }
 
-// Rung 14 up to 16 rows (or columns), and where both m and n are at most 32 (rung 15 takes such
-// calls before it where they are tiny or both dimensions are 17 to 32 with a long k). Measured on
-// an H200 against rung 13's 64 x 512 (or 512 x 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN
-// 1.73 against 1.35, NT 0.86 against 0.73; 32 rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69
-// against 0.77-1.00. Up to 64 rows on calls of fewer than 2^20 products, where launch and latency
-// are the cost (64 x 64 x 64: 10.6 us against rung 10's 12.8, and rung 15's 8.3).
+// Rung 14 up to 16 rows (or columns), and where both m and n are at most 32, after rung 15 has
+// taken the single calls up to 64 x 64 x 256 and those of 17 to 32 rows and columns with a long k
+// (unless both operands are K-major). Measured on an H200 against rung 13's 64 x 512 (or 512 x
+// 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN 1.73 against 1.35, NT 0.86 against 0.73; 32
+// rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69 against 0.77-1.00. Up to 64 rows on calls of
+// fewer than 2^20 products, where launch and latency are the cost (64 x 64 x 64 took 10.6 us on
+// rung 14, 12.8 on rung 10 and 8.3 on rung 15).
 constexpr int kRung14Rows = 16;
 std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
   if (small_m_unsuited<kRung14Rows>(p, device).empty() || std::max(p.m, p.n) <= 32) return {};
@@ -142,8 +143,10 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device) {
 //   against 0.61x;
 // - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 1.65x against rung
 //   14's 0.60x.
-// Its tile: at most 64 x 64 (15_batched_small.cu sizes it to the matrix below that).
-constexpr int kRung15Tile = 64;
+// Its tile: at most 64 x 64 (15_batched_small.cu sizes it to the matrix below that). Where its
+// tiles pad less than rung 10's, it takes matrices up to 128 on a side: its k-loop runs at half
+// rung 10's rate, which more padding on larger matrices does not pay for.
+constexpr int kRung15Tile = 64, kRung15MaxFillSide = 128;
 double rung15_fill(const Canonical& p) {
   const std::int64_t side = std::max(p.m, p.n) <= 16 ? 16 : std::max(p.m, p.n) <= 32 ? 32 : 64;
   return double(p.m) * double(p.n) / (double(ceil_div(p.m, side) * ceil_div(p.n, side)) *
@@ -151,7 +154,8 @@ double rung15_fill(const Canonical& p) {
 }
 
 bool rung15_takes_batch(const Canonical& p) {
-  return std::max(p.m, p.n) <= kRung15Tile || rung15_fill(p) > rung10_fill(p);
+  const std::int64_t side = std::max(p.m, p.n);
+  return side <= kRung15Tile || (side <= kRung15MaxFillSide && rung15_fill(p) > rung10_fill(p));
 }
 std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
   if (p.batch == 1) return rung15_single_unsuited(p, device);

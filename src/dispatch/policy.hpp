@@ -44,8 +44,8 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device);
 std::int64_t small_call_ranges(const Canonical& p, const Device& device);
 
 // Rung 15 (fp32.cpp), which the 3xTF32 list runs too, FP32 being at least as accurate.
-// - A batch of matrices up to 64 x 64, or of larger ones its 64-wide tiles cover with less
-//   padding than rung 10's tiles (rung15_takes_batch).
+// - A batch of matrices up to 64 x 64, or of ones up to 128 on a side its 64-wide tiles cover
+//   with less padding than rung 10's tiles (rung15_takes_batch).
 // - A single call of at most 64 x 64 x 256: one or a few tiles and one launch are the cost.
 // - A single call of 17 to 64 rows and columns with a long k, in ranges of k run as one batch
 //   (rung 14 keeps 16 rows and fewer, where the read of the large operand is the cost, and in Fp32

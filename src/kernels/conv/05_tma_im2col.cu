@@ -140,15 +140,15 @@ std::string_view why_not(const ConvProblem& p, const Device& device) {
   if (sh.k % 4 != 0 || !aligned16(p.y))
     return "needs K a multiple of 4 and y 16-byte aligned (rung 13's stores of C)";
   // The im2col map's limits for a 4-D tensor: pixel-box corners in [-128, 127], traversal strides
-  // up to 8, tap offsets of 16 bits.
+  // up to 8, tap offsets of 8 bits (below 255, as CUTLASS's checks have it).
   const auto corner = [](std::int64_t v) { return v >= -128 && v <= 127; };
   if (!corner(-sh.pad_h) || !corner(-sh.pad_w) ||
       !corner(sh.pad_h - (sh.r - 1) * sh.dilation_h) ||
       !corner(sh.pad_w - (sh.s - 1) * sh.dilation_w))
     return "needs pad <= 128 and pad - (R - 1) dilation in [-128, 127] (TMA im2col corners)";
   if (sh.stride_h > 8 || sh.stride_w > 8) return "needs strides of at most 8 (TMA im2col)";
-  if ((sh.r - 1) * sh.dilation_h > 65535 || (sh.s - 1) * sh.dilation_w > 65535)
-    return "needs (R - 1) dilation and (S - 1) dilation below 2^16 (TMA im2col offsets)";
+  if ((sh.r - 1) * sh.dilation_h >= 255 || (sh.s - 1) * sh.dilation_w >= 255)
+    return "needs (R - 1) dilation and (S - 1) dilation below 255 (TMA im2col offsets)";
   const Canonical g = gemm_of(p);
   if (std::max({g.m, g.n, g.k, sh.n, sh.h, sh.w}) > INT_MAX)
     return "needs N P Q, K, R S C, N, H and W below 2^31 (TMA coordinates)";
