@@ -1,7 +1,7 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
-// Rung 14 and tc-05 (3xTF32) take the calls with a few rows (or columns), bound by the read of the
-// other operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
+// Rung 14 and tc-05 (3xTF32, and Tf32's fewest rows) take the calls with a few rows (or columns),
+// bound by the read of the other operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
 // operands scaled per row and column) is the fastest tile kernel, but its passes over A and B
 // cost more than they save below the sizes in its rules;
 // tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
@@ -38,8 +38,8 @@ std::string_view tc04_tf32x3_unsuited(const Canonical& p, const Device&) {
 //   (0.088 against 0.037 ms at 512 x 128 x 128 x 64, 0.56 against 0.43 at 256 x 64 x 256 x 1024).
 //   tc-01 was slower than rung 10 on every batch.
 // - Tf32: the tensor cores from k = 256 (tc-02 0.23 against rung 10's 0.45 ms at k = 768,
-//   0.13 against 0.22 at 96 x 512 x 64 x 512); below, the FP32 grids (0.037 against tc-02's
-//   0.069 ms at 512 x 128 x 128 x 64, 0.040 against 0.085 at 1024 x 64³).
+//   0.13 against 0.22 at 96 x 512 x 64 x 512); below, the FP32 grids where tc-03 (below) does
+//   not take the batch (0.037 against tc-02's 0.069 ms at 512 x 128 x 128 x 64).
 std::string_view tc02_tf32x3_batch_unsuited(const Canonical& p, const Device&) {
   if (p.batch == 1 || (p.k >= 512 && std::min(p.m, p.n) >= 128)) return {};
   return "a batch with k below 512 or m or n below 128: the FP32 batched grids are faster";
@@ -80,8 +80,8 @@ std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& de
 // A single call whose tc-03 tiles leave SMs idle, with a long k: cut into ranges of at least
 // kTc03MinRangeK k-values that tc-03 runs as one batch, until the tiles of all ranges fill the
 // SMs once (Decision::k_ranges). Tiles are counted at tc-03's widest (03_wgmma_rs.cu): 256 x 128
-// in Tf32 (which narrows them to 128 rows itself where they would idle SMs), 128 x 128 in
-// 3xTF32. Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
+// in Tf32, 128 x 128 in 3xTF32 (tc-03's tile_rows narrows them itself to 128 or 64 rows where
+// they would idle SMs or be half empty). Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
 // - faster with 4 or more tiles: Tf32 4096 x 256 x 16384 0.115 against 0.195 ms, 128 x 8192 x
 //   8192 0.136 against 0.166, 64 x 4096 x 4096 0.046 against 0.055; 3xTF32 256 x 256 x 131072
 //   0.239 against 0.279, 32 x 4096 x 11008 NT 0.108 against 0.117;
@@ -137,8 +137,7 @@ std::string_view rung14_tf32_unsuited(const Canonical& p, const Device&) {
 std::string_view tc05_tf32_unsuited(const Canonical& p, const Device&) {
   const std::int64_t rows = std::min(p.m, p.n);
   if (rows <= 8) return {};
-  // tc-03's tiles narrow to 64 rows but keep 128 columns: with few columns the limits measured
-  // against its 128-row tiles stand.
+  // tc-03's tiles narrow to 64 rows but keep 128 columns, which few columns leave mostly empty.
   if (p.n < p.m &&
       (rows <= 16 || (rows <= 32 && (large_operand_k_major(p) || std::max(p.m, p.n) <= 32))))
     return {};

@@ -7,8 +7,8 @@
 // tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles).
 // Each thread computes 2 x 2 or 4 x 4 adjacent results of the tile (TileShape: 64 threads for the
 // 16-wide tile, 256 for the others), so that a step of k reads its values of A and B with one
-// shared load each (LDS.128 for the 64-wide tile: 2 loads per 16 FFMAs, where 16-apart scalars
-// took 8); a warp's reads of A are broadcasts among its few rows of threads and of B consecutive.
+// shared load each (LDS.128 for the 64-wide tile: 2 loads per 16 FFMAs); a warp's reads of A are
+// broadcasts among its few rows of threads and of B consecutive.
 // k goes in steps of 16 or 32 through shared memory, the next step's values held in registers
 // while the block multiplies the current one. Loads follow each operand's contiguous dimension
 // (any layout, leading dimension and alignment: scalar global accesses), and land transposed
@@ -25,8 +25,9 @@ namespace {
 
 // A tile's threads and k-step. The 32- and 64-wide tiles run on 256 threads of 2 x 2 and 4 x 4
 // results, k in steps of 32, four blocks per SM (64 registers). The 16-wide tile runs on 64
-// threads of 2 x 2, k in steps of 16, 25 blocks per SM (40 registers; at 32 ptxas spilled): a
-// batch of 4096 such matrices takes 1.2 rounds of the GPU, where 256 threads per tile took four.
+// threads of 2 x 2, k in steps of 16, 25 blocks per SM (at most 40 registers, from the minimum
+// of 24 blocks; at 32 registers ptxas spilled): a batch of 4096 such matrices takes 1.2 rounds
+// of the GPU (256 threads per tile would take four).
 template <int kTile>
 struct TileShape {
   static constexpr int kPer = kTile == 16 ? 2 : kTile / 16;  // results per thread, each dimension

@@ -72,8 +72,8 @@ constexpr int kConsumerBarrier = 1;  // named barrier of the 256 consumer thread
 static_assert(kPackTileK == kBK && kBN % kBBox == 0 && kBN % kCBox == 0);
 
 // Rows of C per block, the wgmma N: 3xTF32 needs a fresh accumulator beside the running sum, so
-// its tiles have at most 128 rows; Tf32's 256, or 128 or 64 where those would idle SMs or be
-// half empty (tile_rows below).
+// its tiles have at most 128 rows, Tf32's at most 256; both narrow to 128 or 64 where the wider
+// ones would idle SMs or be half empty (tile_rows below).
 template <Tf32Mode kMode>
 constexpr int kMaxRows = kMode == Tf32Mode::Tf32x3 ? 128 : 256;
 constexpr int kNarrowRows = 128, kMinRows = 64;
@@ -83,7 +83,8 @@ struct Config {
   static constexpr int kParts = kMode == Tf32Mode::Tf32x3 ? 2 : 1;
   static constexpr int kBM = kRows;
   static constexpr int kATileBytes = kBM * kBK * 4, kBTileBytes = kBN * kBK * 4;
-  // 48 KB in both modes' widest tiles, 32 KB in Tf32's narrow ones.
+  // 48 KB in both modes' widest tiles; 32 KB and 24 KB in Tf32's 128- and 64-row ones, 32 KB
+  // in 3xTF32's 64-row ones.
   static constexpr int kStageBytes = kParts * kATileBytes + kBTileBytes;
   using Ring = TmaRing<kStages, kStageBytes>;
   // The ring, its barriers on a 1 KB page of their own, then C's two staging buffers.
