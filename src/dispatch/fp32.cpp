@@ -12,13 +12,14 @@
 
 #include "dispatch/policy.hpp"
 #include "kernels/pipeline/tail_costs.hpp"
+#include "kernels/simt/batched_small_tiles.hpp"
 #include "kernels/simt/tma_tiles.hpp"
 
 namespace sgemm::detail {
 namespace {
 
-// Rung 13's k-tile (tma_pipeline.cuh: kBK) and the costs of its tail split, in its k-tile times (its
-// tiles: tma_tiles.hpp); rung 10's tile (10_warptile.cu).
+// Rung 13's k-tile (tma_pipeline.cuh: kBK) and the costs of its tail split, in its k-tile times
+// (its tiles: tma_tiles.hpp); rung 10's tile (10_warptile.cu).
 constexpr int kRung13K = 8;
 constexpr TailCosts kRung13Tail{11.0, 11.0};
 constexpr int kRung10Tile = 128;
@@ -85,14 +86,15 @@ std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
   if (std::min(p.m, p.n) <= 64 && double(p.m) * double(p.n) * double(p.k) < 0x1p20) return {};
   return "above 16 rows (32 x 32, 64 below 2^20 products): tiled kernels";
 }
-// Calls whose tiles leave SMs idle with a long k, cut into ranges of k that the batched grids
-// run as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for 17 to 64 rows and columns,
-// rung 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs, would be half as full
-// (rung 13's tail split multiplies the empty part too; rung 10 runs calls of at most 64 rows on
-// 64 x 256 tiles). Ranges of at least 512 k, until two blocks per SM (rung 15 fits four, but
-// ranges for four made 32 x 32 x 1048576 and 64 x 64 x 262144 3-7% slower). Measured on an H200 against rung 13 alone: 64 x 64 x 262144 0.200
-// against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128 x 8192 0.467 against 0.672,
-// 16384 x 64 x 4096 0.489 against 0.675, 64 x 4096 x 4096 NT 0.076 against 0.117.
+// Calls whose tiles leave SMs idle with a long k, cut into ranges of k that the batched grids run
+// as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for 17 to 64 rows and columns, rung
+// 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs, would be half as full (rung
+// 13's tail split multiplies the empty part too; rung 10 runs calls of at most 64 rows on 64 x 256
+// tiles). Ranges of at least 512 k, until two blocks per SM (rung 15 fits four, but ranges for four
+// made 32 x 32 x 1048576 and 64 x 64 x 262144 3-7% slower). Measured on an H200 against rung 13
+// alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128
+// x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489 against 0.675, 64 x 4096 x 4096 NT 0.076
+// against 0.117.
 constexpr std::int64_t kMinRangeK = 512;
 std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles) {
   if (p.batch != 1) return 1;
@@ -143,34 +145,34 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device) {
 //   against 0.61x;
 // - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 1.65x against rung
 //   14's 0.60x.
-// Its tile: at most 64 x 64 (15_batched_small.cu sizes it to the matrix below that). Where its
-// tiles pad less than rung 10's, it takes matrices up to 128 on a side: its k-loop runs at half
-// rung 10's rate, which more padding on larger matrices does not pay for.
-constexpr int kRung15Tile = 64, kRung15MaxFillSide = 128;
+// Its tiles: batched_small_tiles.hpp. Where they pad less than rung 10's, it takes matrices up to
+// 128 on a side: its k-loop runs at half rung 10's rate, which more padding on larger matrices
+// does not pay for.
+constexpr int kRung15MaxFillSide = 128;
 double rung15_fill(const Canonical& p) {
-  const std::int64_t side = std::max(p.m, p.n) <= 16 ? 16 : std::max(p.m, p.n) <= 32 ? 32 : 64;
-  return double(p.m) * double(p.n) / (double(ceil_div(p.m, side) * ceil_div(p.n, side)) *
-                                      double(side * side));
+  const double tile = rung15_tile(p);
+  return double(p.m) * double(p.n) / (double(rung15_tile_count(p)) * tile * tile);
 }
 
 bool rung15_takes_batch(const Canonical& p) {
   const std::int64_t side = std::max(p.m, p.n);
-  return side <= kRung15Tile || (side <= kRung15MaxFillSide && rung15_fill(p) > rung10_fill(p));
+  return side <= kRung15MaxTile || (side <= kRung15MaxFillSide && rung15_fill(p) > rung10_fill(p));
 }
 std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
   if (p.batch == 1) return rung15_single_unsuited(p, device);
   if (rung15_takes_batch(p)) return {};
-  return "matrices above 64 x 64 that rung 10's tiles cover as fully: rung 10's batched grid";
+  return "matrices above 128 on a side, or above 64 x 64 and covered as fully by rung 10's tiles: "
+         "rung 10's batched grid";
 }
 std::string_view rung15_single_unsuited(const Canonical& p, const Device&) {
-  if (p.batch == 1 && std::max(p.m, p.n) <= kRung15Tile && p.k <= 256) return {};
+  if (p.batch == 1 && std::max(p.m, p.n) <= kRung15MaxTile && p.k <= 256) return {};
   return "not a single call of at most 64 x 64 x 256";
 }
 std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
-  return k_ranges_for(p, device, ceil_div(p.m, kRung15Tile) * ceil_div(p.n, kRung15Tile));
+  return k_ranges_for(p, device, rung15_tile_count(p));
 }
 std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
-  if (p.batch == 1 && std::min(p.m, p.n) > kRung14Rows && std::max(p.m, p.n) <= kRung15Tile &&
+  if (p.batch == 1 && std::min(p.m, p.n) > kRung14Rows && std::max(p.m, p.n) <= kRung15MaxTile &&
       rung15_k_ranges(p, device) > 1)
     return {};
   return "not a single call of 17 to 64 rows and columns with a long k";

@@ -1,12 +1,12 @@
 // `auto` in Tf32 and Fp32Tf32x3 math.
 //
 // Rung 14 and tc-05 (3xTF32, and Tf32's fewest rows) take the calls with a few rows (or columns),
-// bound by the read of the other operand; rung 13 the calls of many rows and at most 64 columns. tc-04 (FP16 tensor cores,
-// operands scaled per row and column) is the fastest tile kernel, but its passes over A and B
-// cost more than they save below the sizes in its rules;
-// tc-03 reads A and B in place and takes the rest; tc-02 and tc-01 take the alignments tc-03
-// cannot. After them come the FP32 kernels: FP32 arithmetic is at least as accurate as both
-// tensor-core maths, so a call no tensor-core kernel supports still runs.
+// bound by the read of the other operand; rung 13 the calls of many rows and at most 64 columns.
+// tc-04 (FP16 tensor cores, operands scaled per row and column) is the fastest tile kernel, but its
+// passes over A and B cost more than they save below the sizes in its rules; tc-03 reads A and B in
+// place and takes the rest; tc-02 and tc-01 take the alignments tc-03 cannot. After them come the
+// FP32 kernels: FP32 arithmetic is at least as accurate as both tensor-core maths, so a call no
+// tensor-core kernel supports still runs.
 #include <algorithm>
 #include <array>
 #include <span>
@@ -60,7 +60,8 @@ std::string_view tf32_batch_unsuited(const Canonical& p, const Device&) {
 //   (256 x 64 x 256 x 1024, A transposed: 0.192 against 0.245 ms), and for n of at most 64 under
 //   more rows, which rung 10's 256 x 64 tiles fill (96 x 512 x 64 x 512: 0.108-0.111 against
 //   0.131-0.135 ms).
-constexpr std::int64_t kRung15MaxMatrix = 64, kTf32Rung15MaxMatrix = 32;
+// Rung 10's narrow tiles (64 x 256, 256 x 64) and the largest matrices Tf32 leaves rung 15.
+constexpr std::int64_t kRung10Narrow = 64, kTf32Rung15MaxMatrix = 32;
 std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
   if (p.batch > 1 && std::max(p.m, p.n) <= kTf32Rung15MaxMatrix)
     return "a batch of matrices of at most 32 x 32: rung 15's grid is faster";
@@ -69,10 +70,10 @@ std::string_view tc03_tf32_batch_unsuited(const Canonical& p, const Device&) {
 std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& device) {
   if (p.batch > 1 && rung15_takes_batch(p))
     return "a batch rung 15's grid takes: its FP32 is faster";
-  if (p.batch > 1 && !p.a_k_major && p.m <= kRung15MaxMatrix)
+  if (p.batch > 1 && !p.a_k_major && p.m <= kRung10Narrow)
     return "a batch whose M-major A of at most 64 rows is packed into half-empty tiles: rung 10's "
            "FP32 grid is faster";
-  if (p.batch > 1 && p.n <= kRung15MaxMatrix && p.m > kRung15MaxMatrix)
+  if (p.batch > 1 && p.n <= kRung10Narrow && p.m > kRung10Narrow)
     return "a batch of at most 64 columns: rung 10's FP32 256 x 64 tiles are faster";
   return tc03_tf32_batch_unsuited(p, device);
 }
@@ -81,7 +82,8 @@ std::string_view tc03_tf32x3_batch_unsuited(const Canonical& p, const Device& de
 // kTc03MinRangeK k-values that tc-03 runs as one batch, until the tiles of all ranges fill the
 // SMs once (Decision::k_ranges). Tiles are counted at tc-03's widest (03_wgmma_rs.cu): 256 x 128
 // in Tf32, 128 x 128 in 3xTF32 (tc-03's tile_rows narrows them itself to 128 or 64 rows where
-// they would idle SMs or be half empty). Measured on an H200 against tc-03 alone, whose tail split cuts k within the call:
+// they would idle SMs or be half empty). Measured on an H200 against tc-03 alone, whose tail
+// split cuts k within the call:
 // - faster with 4 or more tiles: Tf32 4096 x 256 x 16384 0.115 against 0.195 ms, 128 x 8192 x
 //   8192 0.136 against 0.166, 64 x 4096 x 4096 0.046 against 0.055; 3xTF32 256 x 256 x 131072
 //   0.239 against 0.279, 32 x 4096 x 11008 NT 0.108 against 0.117;

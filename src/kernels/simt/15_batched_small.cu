@@ -18,6 +18,7 @@
 
 #include "kernels/epilogue/store.cuh"
 #include "kernels/kernel.hpp"
+#include "kernels/simt/batched_small_tiles.hpp"
 #include "runtime/launch.hpp"
 
 namespace sgemm::detail {
@@ -56,6 +57,15 @@ struct StepLoader {
     return kKMajor ? Place{e / 8 % kTile, e % 8 + e / (8 * kTile) * 8}
                    : Place{e % kTile, e / kTile};
   }
+  static constexpr bool additive() {
+    for (int t = 0; t < kThreads; ++t)
+      for (int i = 0; i < kLoads; ++i) {
+        const Place e = place(t + i * kThreads), a = place(t), d = place(i * kThreads);
+        if (e.row != a.row + d.row || e.kk != a.kk + d.kk) return false;
+      }
+    return true;
+  }
+  static_assert(additive(), "load i of thread t must lie at place(t) + place(i kThreads)");
 
   const float* x;  // the thread's first element at k0 = 0
   std::int64_t ld;
@@ -73,8 +83,6 @@ struct StepLoader {
     const int k_in = int(std::min<std::int64_t>(k - k0, kBK)) - first.kk;
 #pragma unroll
     for (int i = 0; i < kLoads; ++i) {
-      constexpr Place d0 = place(0);
-      static_assert(d0.row == 0 && d0.kk == 0);
       const Place d = place(i * kThreads);
       v[i] = d.row < rows_in && d.kk < k_in ? step[kKMajor ? d.row * ld + d.kk : d.kk * ld + d.row]
                                             : 0.0f;
@@ -89,17 +97,16 @@ struct StepLoader {
   }
 };
 
-// kPer consecutive floats of shared memory (kPer = 1, 2 or 4) as one load.
+// kPer consecutive floats of shared memory (kPer = 2 or 4) as one load.
 template <int kPer>
 __device__ __forceinline__ void lds(const float* s, float (&v)[kPer]) {
+  static_assert(kPer == 2 || kPer == 4);
   if constexpr (kPer == 4) {
     const float4 t = *reinterpret_cast<const float4*>(s);
     v[0] = t.x, v[1] = t.y, v[2] = t.z, v[3] = t.w;
-  } else if constexpr (kPer == 2) {
+  } else {
     const float2 t = *reinterpret_cast<const float2*>(s);
     v[0] = t.x, v[1] = t.y;
-  } else {
-    v[0] = *s;
   }
 }
 
@@ -165,20 +172,13 @@ __global__ void __launch_bounds__(TileShape<kTile>::kThreads, TileShape<kTile>::
   }
 }
 
-// The smallest tile that covers the matrix, up to 64.
-int tile_for(const Canonical& p) {
-  const std::int64_t side = std::max(p.m, p.n);
-  return side <= 16 ? 16 : side <= 32 ? 32 : 64;
-}
-
 std::string_view why_not(const Canonical& p, const Device&) {
-  const std::int64_t tile = tile_for(p);
-  return needs_grid(ceil_div(p.m, tile) * ceil_div(p.n, tile) * p.batch, 1);
+  return needs_grid(rung15_tile_count(p) * p.batch, 1);
 }
 
 template <int kTile>
 cudaError_t launch_tile(const Canonical& p, const LaunchArgs& args) {
-  const unsigned blocks = unsigned(ceil_div(p.m, kTile) * ceil_div(p.n, kTile) * p.batch);
+  const unsigned blocks = unsigned(rung15_tile_count(p) * p.batch);
   const bool c_vec4 = aligned16(p.c) && p.ldc % 4 == 0 && (p.batch == 1 || p.stride_c % 4 == 0);
   return with_majorness(p, [&]<bool AKMajor, bool BKMajor>() {
     return launch_kernel(simt_15_batched_small_kernel<kTile, AKMajor, BKMajor>, blocks,
@@ -187,7 +187,7 @@ cudaError_t launch_tile(const Canonical& p, const LaunchArgs& args) {
 }
 
 cudaError_t launch(const Canonical& p, const LaunchArgs& args) {
-  switch (tile_for(p)) {
+  switch (rung15_tile(p)) {
     case 16: return launch_tile<16>(p, args);
     case 32: return launch_tile<32>(p, args);
     default: return launch_tile<64>(p, args);
