@@ -49,6 +49,20 @@ TEST(Conv, HugeFieldsDoNotWrap) {
   EXPECT_FALSE(precomp->why_not(p, detail::kH100).empty());
 }
 
+// conv-05's TMA maps: an image of x whose stride passes 2^40 bytes is declined by name, though
+// every coordinate fits 31 bits (stride 2: 2^30 output pixels).
+TEST(Conv, TmaIm2colDeclinesHugeImageStrides) {
+  const detail::ConvKernelEntry* rung = detail::find_conv_kernel("conv-05-tma-im2col");
+  if (!rung) GTEST_SKIP() << "conv-05-tma-im2col is built only with sm_90a";
+  const Conv2dShape s{1, 1 << 16, 1 << 16, 64, 64, 1, 1, 0, 0, 2, 2, 1, 1, 1};
+  const detail::ConvProblem p{s, s.p(), s.q(), 1.0f, 0.0f, kX, kW, kY};
+  EXPECT_NE(rung->why_not(p, detail::kH100).find("2^38"), std::string_view::npos)
+      << rung->why_not(p, detail::kH100);
+  const Conv2dShape fits{1, 1 << 12, 1 << 12, 64, 64, 1, 1, 0, 0, 1, 1, 1, 1, 1};
+  const detail::ConvProblem q{fits, fits.p(), fits.q(), 1.0f, 0.0f, kX, kW, kY};
+  EXPECT_EQ(rung->why_not(q, detail::kH100), "");
+}
+
 TEST(Conv, InvalidShapesNamed) {
   Conv2dShape s = resnet_3x3();
   s.n = -1;

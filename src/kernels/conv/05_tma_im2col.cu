@@ -152,6 +152,10 @@ std::string_view why_not(const ConvProblem& p, const Device& device) {
   const Canonical g = gemm_of(p);
   if (std::max({g.m, g.n, g.k, sh.n, sh.h, sh.w}) > INT_MAX)
     return "needs N P Q, K, R S C, N, H and W below 2^31 (TMA coordinates)";
+  // The maps' largest strides: an image of x, and one output channel's filter.
+  if (double(sh.h) * double(sh.w) * double(sh.c) >= 0x1p38 ||
+      double(sh.r) * double(sh.s) * double(sh.c) >= 0x1p38)
+    return "needs H W C and R S C below 2^38 (TMA strides are below 2^40 bytes)";
   return {};
 }
 
