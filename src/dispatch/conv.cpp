@@ -27,6 +27,7 @@
 #include <array>
 
 #include "kernels/conv/im2col.cuh"
+#include "kernels/conv/pixel_pairs.cuh"
 
 namespace sgemm::detail {
 namespace {
@@ -79,6 +80,10 @@ bool conv04_suited(const ConvProblem& p, const Device& device) {
 // against 0.238-0.248 ms at batch 32); on the strided 1 x 1 projections the lowering to tc-03 was
 // faster (0.107-0.121 against 0.182-0.198 ms at res4 and res5).
 bool conv05_in_tf32x3(const ConvProblem& p) { return p.shape.r * p.shape.s > 1; }
+// Tf32: whether conv-05's FP32 takes p: fewer than 4 channels (the stem), which it runs on pixel
+// pairs and conv-03 copies a float at a time: 0.366 against 0.544 ms at batch 32, 0.717 against
+// 1.071 at 64.
+bool conv05_in_tf32(const ConvProblem& p) { return pixel_pairs_apply(p); }
 
 constexpr std::array<std::string_view, 2> kRungOrder = {"conv-02-precomp", "conv-01-analytic"};
 
@@ -132,7 +137,8 @@ Status choose_conv(const ConvProblem& p, const Options& options, const Device& d
     return Status::Success;
   }
   if (conv_input_is_a(p)) return Status::Success;
-  if (options.math == Math::Fp32 || (options.math == Math::Fp32Tf32x3 && conv05_in_tf32x3(p)))
+  if (options.math == Math::Fp32 || (options.math == Math::Fp32Tf32x3 && conv05_in_tf32x3(p)) ||
+      (options.math == Math::Tf32 && conv05_in_tf32(p)))
     if (const ConvKernelEntry* e = find_conv_kernel("conv-05-tma-im2col");
         e && try_rung(*e).empty())
       return Status::Success;

@@ -47,6 +47,10 @@ std::vector<ConvCase> conv_cases() {
       {Conv2dShape{3, 13, 17, 12, 20, 3, 5, 2, 1, 1, 2, 2, 1, 1}, 1.0f, 0.5f},
       {conv(70, 32, 32, 4, 8, 3, 3, 1, 1)},
       {conv(1, 8, 8, 8, 600, 3, 3, 1, 1)},
+      // Below 4 channels (rung 05's pixel pairs): an even S with dilation and stride along w that
+      // differ from h's; one channel, an odd S and padding wider than the stride.
+      {Conv2dShape{2, 19, 23, 2, 8, 4, 6, 1, 3, 2, 3, 1, 2, 1}, 1.0f, 0.5f},
+      {conv(3, 9, 10, 1, 12, 5, 5, 2, 1)},
   };
   return v;
 }

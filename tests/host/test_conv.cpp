@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dispatch/conv.hpp"
+#include "kernels/conv/pixel_pairs.cuh"
 #include "sgemm/sgemm.h"
 #include "sgemm/sgemm.hpp"
 
@@ -61,6 +62,33 @@ TEST(Conv, TmaIm2colDeclinesHugeImageStrides) {
   const Conv2dShape fits{1, 1 << 12, 1 << 12, 64, 64, 1, 1, 0, 0, 1, 1, 1, 1, 1};
   const detail::ConvProblem q{fits, fits.p(), fits.q(), 1.0f, 0.0f, kX, kW, kY};
   EXPECT_EQ(rung->why_not(q, detail::kH100), "");
+}
+
+// Pixel pairs recast a convolution over fewer than 4 channels as one over 8 with the same output
+// size: half the taps along w (rounded up), twice the dilation, the padding along w stored in the
+// packed input's columns.
+TEST(Conv, PixelPairsKeepTheOutputSize) {
+  const Conv2dShape shapes[] = {
+      {32, 224, 224, 3, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1},  // the stem
+      {2, 19, 23, 2, 8, 4, 6, 1, 3, 2, 3, 1, 2, 1},      // even S, stride 3, dilation 2 along w
+      {3, 9, 10, 1, 12, 5, 5, 2, 2, 1, 1, 1, 1, 1},      // one channel
+      {1, 8, 8, 3, 4, 1, 1, 0, 0, 2, 2, 1, 1, 1}};       // 1 x 1, stride 2
+  for (const Conv2dShape& s : shapes) {
+    const detail::ConvProblem p{s, s.p(), s.q(), 1.0f, 0.0f, kX, kW, kY};
+    ASSERT_TRUE(detail::pixel_pairs_apply(p));
+    const detail::ConvProblem packed = detail::pixel_paired(p, kX, kW);
+    EXPECT_EQ(packed.shape.c, 8);
+    EXPECT_EQ(packed.shape.s, (s.s + 1) / 2);
+    EXPECT_EQ(packed.shape.pad_w, 0);
+    EXPECT_EQ(packed.shape.dilation_w, 2 * s.dilation_w);
+    EXPECT_EQ(packed.shape.p(), s.p());
+    EXPECT_EQ(packed.shape.q(), s.q());
+    EXPECT_EQ(detail::paired_input_floats(p), s.n * s.h * packed.shape.w * 8);
+    EXPECT_EQ(detail::paired_filter_floats(p), s.k * s.r * packed.shape.s * 8);
+  }
+  Conv2dShape grouped = shapes[0];
+  grouped.c = grouped.k = grouped.groups = 2;
+  EXPECT_FALSE(detail::pixel_pairs_apply({grouped, grouped.p(), grouped.q(), 1.0f, 0.0f, kX, kW, kY}));
 }
 
 TEST(Conv, InvalidShapesNamed) {
@@ -153,9 +181,9 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   EXPECT_EQ(c.stride_b, 16 * 9 * 16);
   EXPECT_EQ(c.stride_c, 16);
   EXPECT_EQ(c.ldc, 64);
-  // Tf32 runs the 3 x 3 layers on conv-03 or conv-04; the stem (C = 3) on conv-03 in Tf32, on
-  // conv-02's FP32 in 3xTF32. A strided 1 x 1 projection is lowered in
-  // 3xTF32 and, below 2048 output channels, runs on the tensor-core rungs in Tf32.
+  // Tf32 runs the 3 x 3 layers on conv-03 or conv-04; the stem (C = 3) on rung 05's pixel pairs
+  // in every math. A strided 1 x 1 projection is lowered in 3xTF32 and, below 2048 output
+  // channels, runs on the tensor-core rungs in Tf32.
   const Conv2dShape stem{32, 224, 224, 3, 64, 7, 7, 3, 3, 2, 2, 1, 1, 1};
   const Conv2dShape projection{32, 56, 56, 256, 512, 1, 1, 0, 0, 2, 2, 1, 1, 1};
   auto expect_choice = [&](const Conv2dShape& s, Math math, std::string_view slug) {
@@ -182,8 +210,9 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   for (const Conv2dShape& s : {resnet_3x3(), wide, res5})
     expect_choice(s, Math::Fp32Tf32x3, "conv-05-tma-im2col");
   expect_choice(grouped4, Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
-  expect_choice(stem, Math::Tf32, "conv-03-mma-tf32");
-  expect_choice(stem, Math::Fp32Tf32x3, "conv-02-precomp");
+  expect_choice(stem, Math::Tf32, "conv-05-tma-im2col");
+  expect_choice(stem, Math::Fp32Tf32x3, "conv-05-tma-im2col");
+  expect_choice(stem, Math::Fp32, "conv-05-tma-im2col");
   expect_choice(projection, Math::Tf32, "conv-04-wgmma-tf32");
   expect_choice(projection, Math::Fp32Tf32x3, {});
   o.math = Math::Fp32;

@@ -13,9 +13,11 @@
 //   division of the tile's first row into (n, p, q) and of the k-tile into (tap, channels).
 // - The k-tiles run per tap over ceil(C / 8) slices of 8 channels; channels past C read as zeros
 //   from both x and the filters (a 3-D map, C x R S x K), so any C that is a multiple of 4 (TMA's
-//   16-byte strides) works.
+//   16-byte strides) works. Fewer channels (the stem's 3) run on pixel pairs (pixel_pairs.cuh):
+//   two kernels pack x and w into 8-channel pixels in the workspace first.
 // - The filters are a K-major B, as rung 13 reads it; the output is C (N P Q x K, row-major).
 #include "kernels/conv/conv.hpp"
+#include "kernels/conv/pixel_pairs.cuh"
 #include "kernels/simt/tma_pipeline.cuh"
 
 #ifdef SGEMM_HAS_SM90A
@@ -131,11 +133,11 @@ bool make_filter_map(CUtensorMap* map, const ConvProblem& p, int rows) {
                         CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) == CUDA_SUCCESS;
 }
 
-std::string_view why_not(const ConvProblem& p, const Device& device) {
-  if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
+// What the maps and the pipeline need of the problem they run: p, or its pixel pairs.
+std::string_view why_not_mapped(const ConvProblem& p) {
   const Conv2dShape& sh = p.shape;
-  if (sh.groups != 1) return "needs groups = 1 (a k-tile's channels past C must read as zeros)";
-  if (sh.c % 4 != 0) return "needs C a multiple of 4 (TMA strides are multiples of 16 bytes)";
+  if (sh.c % 4 != 0)
+    return "needs C a multiple of 4, or below 4 (TMA strides are multiples of 16 bytes)";
   if (!aligned16(p.x) || !aligned16(p.w)) return "needs x and w 16-byte aligned (TMA)";
   if (sh.k % 4 != 0 || !aligned16(p.y))
     return "needs K a multiple of 4 and y 16-byte aligned (rung 13's stores of C)";
@@ -159,11 +161,23 @@ std::string_view why_not(const ConvProblem& p, const Device& device) {
   return {};
 }
 
-std::size_t workspace_bytes(const ConvProblem& p, const Device& device) {
-  return pipeline_workspace_bytes(gemm_of(p), device);
+std::string_view why_not(const ConvProblem& p, const Device& device) {
+  if (std::string_view r = needs_sm90_tma(device); !r.empty()) return r;
+  if (p.shape.groups != 1)
+    return "needs groups = 1 (a k-tile's channels past C must read as zeros)";
+  // Pixel pairs are packed into the workspace, which is 16-byte aligned.
+  return why_not_mapped(pixel_pairs_apply(p) ? pixel_paired(p, nullptr, nullptr) : p);
 }
 
-cudaError_t launch(const ConvProblem& p, const LaunchArgs& args) {
+std::size_t workspace_bytes(const ConvProblem& p, const Device& device) {
+  if (!pixel_pairs_apply(p)) return pipeline_workspace_bytes(gemm_of(p), device);
+  return Workspace::rounded(std::size_t(paired_input_floats(p)) * sizeof(float)) +
+         Workspace::rounded(std::size_t(paired_filter_floats(p)) * sizeof(float)) +
+         pipeline_workspace_bytes(gemm_of(pixel_paired(p, nullptr, nullptr)), device);
+}
+
+// The convolution on x and w as they are (C a multiple of 4).
+cudaError_t launch_mapped(const ConvProblem& p, const LaunchArgs& args) {
   const Canonical g = gemm_of(p);
   const Im2colGeometry geo = geometry(p);
   return with_block_tile(g, [&]<class Tile>() {
@@ -180,6 +194,15 @@ cudaError_t launch(const ConvProblem& p, const LaunchArgs& args) {
   });
 }
 
+cudaError_t launch(const ConvProblem& p, const LaunchArgs& args) {
+  if (!pixel_pairs_apply(p)) return launch_mapped(p, args);
+  float* x2 = args.workspace.take<float>(paired_input_floats(p));
+  float* w2 = args.workspace.take<float>(paired_filter_floats(p));
+  if (!x2 || !w2) return cudaErrorMemoryAllocation;
+  if (cudaError_t e = pack_pixel_pairs(p, x2, w2, args.stream)) return e;
+  return launch_mapped(pixel_paired(p, x2, w2), args);
+}
+
 }  // namespace
 #endif  // SGEMM_HAS_SM90A
 
@@ -190,8 +213,9 @@ SGEMM_CONV_KERNEL_ENTRIES(conv_05_tma_im2col) {
         "implicit GEMM on CUDA-core rung 13's pipeline: TMA's im2col mode loads each tap's "
         "patches, 16 x 8 per thread, persistent, tail split",
         Math::Fp32, "seed 001's extension on rung 13",
-        "compute capability 9.0 (sm_90a); groups = 1; C and K multiples of 4; x, w, y 16-byte "
-        "aligned; TMA im2col limits on padding, stride and dilation"},
+        "compute capability 9.0 (sm_90a); groups = 1; C a multiple of 4 (x and w 16-byte "
+        "aligned) or below 4; K a multiple of 4, y 16-byte aligned; TMA im2col limits on "
+        "padding, stride and dilation"},
        why_not, launch, workspace_bytes}};
   return entries;
 #else
