@@ -90,15 +90,16 @@ std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
 // as one batch (Decision::k_ranges): rung 15's 64 x 64 tiles for 17 to 64 rows and columns, rung
 // 10's 128 x 128 where rung 13's 128 x 256 tiles, fewer than the SMs, would be half as full (rung
 // 13's tail split multiplies the empty part too; rung 10 runs calls of at most 64 rows on 64 x 256
-// tiles). Ranges of at least 512 k, until two blocks per SM (rung 15 fits four, but ranges for four
-// made 32 x 32 x 1048576 and 64 x 64 x 262144 3-7% slower). Measured on an H200 against rung 13
-// alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128
+// tiles). Ranges of at least 512 k, until two blocks per SM (rung 15's 64-wide tile fits four;
+// ranges for four ran 64 x 64 x 262144 10% faster and 48 x 48 x 200000 6% slower). Measured on
+// an H200 against rung 13 alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128
 // x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489 against 0.675, 64 x 4096 x 4096 NT 0.076
 // against 0.117.
 constexpr std::int64_t kMinRangeK = 512;
-std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles) {
+std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles,
+                          std::int64_t blocks_per_sm = 2, std::int64_t min_range_k = kMinRangeK) {
   if (p.batch != 1) return 1;
-  return std::min(ceil_div(2 * std::int64_t(device.sms), tiles), p.k / kMinRangeK);
+  return std::min(ceil_div(blocks_per_sm * device.sms, tiles), p.k / min_range_k);
 }
 std::int64_t rung10_k_ranges(const Canonical& p, const Device& device) {
   return k_ranges_for(p, device, rung10_tiles(p));
@@ -143,8 +144,8 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device) {
 //   (96 x [512 x 64 x 512] 0.108 against 0.121 ms, 64 x [197 x 768 x 768] 0.456 against 0.638);
 // - single calls up to 64 x 64 x 256: 64³ 1.00x against rung 14's 0.61x, 32 x 64 x 128 0.76x
 //   against 0.61x;
-// - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 1.65x against rung
-//   14's 0.60x.
+// - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 2.60x (NN) and 2.12x
+//   (NT, 0.146 against rung 14's 0.178 ms), 64 x 64 x 262144 0.92x.
 // Its tiles: batched_small_tiles.hpp. Where they pad less than rung 10's, it takes matrices up to
 // 128 on a side: its k-loop runs at half rung 10's rate, which more padding on larger matrices
 // does not pay for.
@@ -168,7 +169,12 @@ std::string_view rung15_single_unsuited(const Canonical& p, const Device&) {
   if (p.batch == 1 && std::max(p.m, p.n) <= kRung15MaxTile && p.k <= 256) return {};
   return "not a single call of at most 64 x 64 x 256";
 }
+// Rung 15's 32-wide tile runs on 64 threads, 16 blocks per SM: its ranges fill them all, down
+// to ranges of 128 k-values (8 of its k-steps). Measured on an H200 against its 256 threads of
+// 2 x 2 results in ranges for two blocks per SM: 32 x 32 x 1048576 0.131 against 0.188 ms,
+// 32 x 32 x 65536 0.022 against 0.024.
 std::int64_t rung15_k_ranges(const Canonical& p, const Device& device) {
+  if (rung15_tile(p) == 32) return k_ranges_for(p, device, rung15_tile_count(p), 16, 128);
   return k_ranges_for(p, device, rung15_tile_count(p));
 }
 std::string_view rung15_split_unsuited(const Canonical& p, const Device& device) {
@@ -179,16 +185,6 @@ std::string_view rung15_split_unsuited(const Canonical& p, const Device& device)
 }
 
 namespace {
-
-// Fp32 leaves rung 14 the calls of at most 32 x 32 with both operands K-major (row-major NT, the
-// layout of nn.Linear), which it streams faster: 32 x 32 x 1048576 NT 0.179 against rung 15's
-// 0.226 ms, 24 x 24 x 1048576 NT 0.142 against 0.203 (NN: 0.567 against 0.214; H200). 3xTF32 has
-// no rung 14 rule for them, and rung 15 is faster than its tensor cores there.
-std::string_view rung15_split_fp32_unsuited(const Canonical& p, const Device& device) {
-  if (p.a_k_major && p.b_k_major && std::max(p.m, p.n) <= 32)
-    return "both operands K-major, at most 32 x 32: rung 14 streams them faster";
-  return rung15_split_unsuited(p, device);
-}
 
 // Calls the float4 kernels cannot read in place (a pointer not 16-byte aligned, or a leading
 // dimension not a multiple of 4) run on aligned copies (Decision::staged) where rung 13 suits
@@ -205,7 +201,7 @@ std::string_view staged_rung13_unsuited(const Canonical& p, const Device& device
 
 constexpr std::array kRules = {
     Rule{"simt-15-batched-small", rung15_unsuited},
-    Rule{"simt-15-batched-small", rung15_split_fp32_unsuited, rung15_k_ranges},
+    Rule{"simt-15-batched-small", rung15_split_unsuited, rung15_k_ranges},
     Rule{"simt-14-small-m", rung14_unsuited},
     Rule{"simt-10-warptile", small_call_unsuited, small_call_ranges},
     Rule{"simt-10-warptile", rung10_split_unsuited, rung10_k_ranges},

@@ -6,8 +6,8 @@
 // or 64 rows and columns, so that a block's threads compute C and not padding, and runs every
 // tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles).
 // Each thread computes 2 x 2 or 4 x 4 adjacent results of the tile (TileShape: 64 threads for the
-// 16-wide tile, 256 for the others), so that a step of k reads its values of A and B with one
-// shared load each (LDS.128 for the 64-wide tile: 2 loads per 16 FFMAs); a warp's reads of A are
+// 16- and 32-wide tiles, 256 for the 64-wide), so that a step of k reads its values of A and B
+// with one shared load each (LDS.128 for 4 x 4: 2 loads per 16 FFMAs); a warp's reads of A are
 // broadcasts among its few rows of threads and of B consecutive.
 // k goes in steps of 16 or 32 through shared memory, the next step's values held in registers
 // while the block multiplies the current one. Loads follow each operand's contiguous dimension
@@ -24,18 +24,20 @@
 namespace sgemm::detail {
 namespace {
 
-// A tile's threads and k-step. The 32- and 64-wide tiles run on 256 threads of 2 x 2 and 4 x 4
-// results, k in steps of 32, four blocks per SM (64 registers). The 16-wide tile runs on 64
-// threads of 2 x 2, k in steps of 16, 25 blocks per SM (at most 40 registers, from the minimum
-// of 24 blocks; at 32 registers ptxas spilled): a batch of 4096 such matrices takes 1.2 rounds
-// of the GPU (256 threads per tile would take four).
+// A tile's threads and k-step. Every tile gives its threads 4 x 4 results but the 16-wide one,
+// 2 x 2: 2 shared loads (LDS.128) per 16 FFMAs, where the 32-wide tile's 2 x 2 results on 256
+// threads took 2 loads per 4 FFMAs and ran the long-k splits at a quarter of the FMA rate. The
+// 64-wide tile runs on 256 threads, four blocks per SM (64 registers); the 32-wide on 64, 16 blocks
+// per SM; both step k by 32. The 16-wide tile runs on 64 threads, k in steps of 16, 25 blocks per
+// SM (at most 40 registers, from the minimum of 24 blocks; at 32 registers ptxas spilled): a batch
+// of 4096 such matrices takes 1.2 rounds of the GPU (256 threads per tile would take four).
 template <int kTile>
 struct TileShape {
-  static constexpr int kPer = kTile == 16 ? 2 : kTile / 16;  // results per thread, each dimension
-  static constexpr int kSide = kTile / kPer;                  // threads along each dimension
+  static constexpr int kPer = kTile == 16 ? 2 : 4;  // results per thread, each dimension
+  static constexpr int kSide = kTile / kPer;        // threads along each dimension
   static constexpr int kThreads = kSide * kSide;
-  static constexpr int kBK = kTile == 16 ? 16 : 32;
-  static constexpr int kMinBlocks = kTile == 16 ? 24 : 4;
+  static constexpr int kBK = kTile == 64 ? 32 : 16;
+  static constexpr int kMinBlocks = kTile == 16 ? 24 : kTile == 32 ? 16 : 4;
 };
 
 // One operand's values of a k-step, X(row0 + row, k0 + kk) for the tile's rows (of m for A, of n
