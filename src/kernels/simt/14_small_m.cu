@@ -6,13 +6,15 @@
 // FMAs take under half the time a read of B takes at the HBM bandwidth (seed 003's roofline: 8
 // FLOPs per byte against an FP32 ridge near 20). So this rung is a memory-bound kernel:
 // - B streams through once, 16-byte loads, several in flight per thread; A is staged in shared
-//   memory a chunk of k at a time and read from there by every warp.
+//   memory a chunk of k at a time and read from there by every warp, or, for a few rows, read
+//   from global memory beside B (L1 and L2 serve the repeats).
 // - B with k contiguous (the weight of nn.Linear: row-major x w^T): a warp owns 4 columns of C,
 //   its lanes split k, 4 consecutive k per lane and load; each lane keeps rows x 4 partial dot
 //   products, and a warp shuffle sums them at the end.
 // - B with n contiguous: a lane owns 4 consecutive columns, the block's warps split k, and each
 //   step multiplies one float4 of B by one value of A per row, read by the whole warp at once
-//   (a broadcast); the warps' sums meet in shared memory.
+//   (a broadcast); a warp issues 8 such loads of B before it multiplies; the warps' sums meet
+//   in shared memory.
 // - Where one pass over the columns does not fill the GPU, k is also split over blocks
 //   (grid.y); each block writes its partial sums to the workspace, and split_sum adds them in a
 //   fixed order, so that the result does not depend on timing.
@@ -36,7 +38,6 @@ constexpr int kWarpRows = 16;      // rows of C a warp keeps sums for (8 with A 
 constexpr int kKChunk = 512;       // k-values of A staged per chunk (x rows: <= 128 KB)
 constexpr int kDotColumns = 4;     // K-major B: columns of C per warp
 constexpr int kDotStep = 32 * 4;   // K-major B: k-values a warp covers per step
-constexpr int kAxpyColumns = 128;  // N-major B: columns of C per block (4 per lane)
 
 // The problem as this rung sees it: C (rows x cols) = alpha A B + beta C with rows <= 64, stored
 // row-major, or (col_major_c) column-major: C(i, j) at c[j * ldc + i].
@@ -46,6 +47,7 @@ struct SmallM {
   int warp_rows;        // K-major B: rows of C per warp, 8 with A read directly, else 16
   int row_groups;       // K-major B: warps per column group
   bool direct_a;        // K-major B and A: A read from global memory in float4s, not staged
+  bool narrow;          // N-major B: NarrowAxpy's blocks (at most 4 rows), else WideAxpy's
   int splits;           // k is cut into this many ranges (grid.y)
   std::int64_t k_range;  // k-values per range, a multiple of kKChunk
   float* partial;       // splits > 1: splits x rows x cols partial sums
@@ -63,24 +65,24 @@ __device__ __forceinline__ void emit(const SmallM& s, std::int64_t i, std::int64
     s.partial[(std::int64_t(blockIdx.y) * s.p.m + i) * s.p.n + j] = sum;
 }
 
-// Stages rows [row0, row0 + rows) of A at k-values [k0, k0 + kKChunk) into sA, zero outside A:
-// k-contiguous (sA[r * kKChunk + kk], for the dot kernel) or row-contiguous (sA[kk * rows + r],
-// for the axpy kernel, whose lanes all read one k-value at a time). Each thread has kStageLoads
+// Stages rows [row0, row0 + rows) of A at k-values [k0, k0 + kChunk) into sA, zero outside A:
+// k-contiguous (sA[r * kChunk + kk], for the dot kernel) or row-contiguous (sA[kk * rows + r],
+// for the axpy kernel, whose lanes all read one k-value at a time); kBlockThreads stage it. Each thread has kStageLoads
 // loads in flight before it stores any: staged one at a time, a chunk of 16 rows cost more than
 // the chunk's share of B.
 constexpr int kStageLoads = 8;
-template <bool kRowContiguous>
+template <bool kRowContiguous, int kChunk = kKChunk, int kBlockThreads = kThreads>
 __device__ __forceinline__ void stage_a(const Canonical& p, float* sA, std::int64_t row0, int rows,
                                         std::int64_t k0) {
-  const int total = rows * kKChunk;
-  for (int base = threadIdx.x; base < total; base += kThreads * kStageLoads) {
+  const int total = rows * kChunk;
+  for (int base = threadIdx.x; base < total; base += kBlockThreads * kStageLoads) {
     float v[kStageLoads];
 #pragma unroll
     for (int u = 0; u < kStageLoads; ++u) {
       // Consecutive threads read consecutive addresses of A in either of its layouts.
-      const int e = base + u * kThreads;
-      const int r = p.a_k_major ? e / kKChunk : e % rows;
-      const int kk = p.a_k_major ? e % kKChunk : e / rows;
+      const int e = base + u * kBlockThreads;
+      const int r = p.a_k_major ? e / kChunk : e % rows;
+      const int kk = p.a_k_major ? e % kChunk : e / rows;
       const std::int64_t i = row0 + r, k = k0 + kk;
       v[u] = e < total && i < p.m && k < p.k
                  ? (p.a_k_major ? p.a[i * p.lda + k] : p.a[k * p.lda + i])
@@ -88,10 +90,10 @@ __device__ __forceinline__ void stage_a(const Canonical& p, float* sA, std::int6
     }
 #pragma unroll
     for (int u = 0; u < kStageLoads; ++u) {
-      const int e = base + u * kThreads;
-      const int r = p.a_k_major ? e / kKChunk : e % rows;
-      const int kk = p.a_k_major ? e % kKChunk : e / rows;
-      if (e < total) sA[kRowContiguous ? kk * rows + r : r * kKChunk + kk] = v[u];
+      const int e = base + u * kBlockThreads;
+      const int r = p.a_k_major ? e / kChunk : e % rows;
+      const int kk = p.a_k_major ? e % kChunk : e / rows;
+      if (e < total) sA[kRowContiguous ? kk * rows + r : r * kChunk + kk] = v[u];
     }
   }
 }
@@ -204,68 +206,138 @@ __device__ __forceinline__ void dot_columns(const SmallM& s) {
     }
 }
 
-// B with n contiguous. Block: kAxpyColumns columns of C, 4 per lane, and 16 of its rows (grid.z
-// walks the rest, each reading B again); warp w takes every kWarps-th k-value of each chunk;
-// the warps' sums are added in shared memory in warp order.
-template <int kRows>
+// B with n contiguous. A block takes kColumns columns of C, 4 per lane (kLanesN lanes side by
+// side), and 16 of its rows (grid.z walks the rest, each reading B again); its kSlots groups of
+// kLanesN threads take every kSlots-th k-value of each chunk of k, in batches of kAxpyBatch
+// loads of B issued before any of their products. The slots' sums are added within each warp,
+// then across warps in shared memory, in a fixed order.
+// - Wide: 128 columns, 256 threads, which hold 16 rows of sums; A staged in shared memory a
+//   chunk at a time.
+// - Narrow: 32 columns, 512 threads, for at most 4 rows: a GEMV's 4096 columns fill 128 SMs
+//   without ranges of k, whose partial sums cost split_sum's launch (1 x 4096 x 4096 on an H200:
+//   the wide blocks in 8 ranges took 21.5 us and split_sum 3.2, cuBLAS's GEMV 20.1). A is read
+//   from global memory beside B (L1 serves the block's repeats): with the block's 1024 k-values
+//   of A staged per chunk behind two barriers, each chunk waited for A's loads and then B's.
+constexpr int kAxpyBatch = 8;
+template <int kBlockThreads_, int kLanesN_, bool kDirectA_>
+struct AxpyShape {
+  static constexpr int kBlockThreads = kBlockThreads_, kLanesN = kLanesN_;
+  static constexpr bool kDirectA = kDirectA_;  // A read from global memory, not staged
+  static constexpr int kColumns = 4 * kLanesN;
+  static constexpr int kSlots = kBlockThreads / kLanesN;  // k-values a step covers
+  static constexpr int kWarps = kBlockThreads / 32;
+  static constexpr int kChunk = std::max(kKChunk, kSlots * kAxpyBatch);  // k-values of A staged
+  static constexpr int kSmemFloatsPerRow =
+      kDirectA ? kWarps * kColumns : std::max(kChunk, kWarps * kColumns);
+};
+using WideAxpy = AxpyShape<kThreads, 32, false>;
+using NarrowAxpy = AxpyShape<512, 8, true>;
+constexpr int kNarrowAxpyRows = 4;
+
+template <class Shape, int kRows>
 __device__ __forceinline__ void axpy_columns(const SmallM& s) {
-  extern __shared__ float smem[];  // sA: kKChunk x kRows; then reused for the warps' sums
+  extern __shared__ float smem[];  // sA: kChunk x kRows; then reused for the warps' sums
   const Canonical& p = s.p;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int lane_n = threadIdx.x % Shape::kLanesN, slot = threadIdx.x / Shape::kLanesN;
   const std::int64_t row0 = std::int64_t(blockIdx.z) * kWarpRows;  // this block's rows of C
-  const std::int64_t col = std::int64_t(blockIdx.x) * kAxpyColumns + 4 * lane;
+  const std::int64_t col = std::int64_t(blockIdx.x) * Shape::kColumns + 4 * lane_n;
   const std::int64_t k_begin = std::int64_t(blockIdx.y) * s.k_range;
   const std::int64_t k_end = std::min(p.k, k_begin + s.k_range);
   const bool vec = col + 4 <= p.n;  // B 16-byte aligned with ldb % 4 == 0 (why_not)
   float acc[kRows][4] = {};
-  for (std::int64_t k0 = k_begin; k0 < k_end; k0 += kKChunk) {
-    __syncthreads();
-    stage_a<true>(p, smem, row0, kRows, k0);
-    __syncthreads();
-    const int chunk = int(std::min<std::int64_t>(kKChunk, k_end - k0));
-#pragma unroll 4
-    for (int kk = warp; kk < chunk; kk += kWarps) {
-      const float* b_row = p.b + (k0 + kk) * p.ldb + col;
-      float4 b;
-      if (vec) {
-        b = __ldg(reinterpret_cast<const float4*>(b_row));
-      } else {
-        b = {col < p.n ? b_row[0] : 0.0f, col + 1 < p.n ? b_row[1] : 0.0f,
-             col + 2 < p.n ? b_row[2] : 0.0f, col + 3 < p.n ? b_row[3] : 0.0f};
+  for (std::int64_t k0 = k_begin; k0 < k_end; k0 += Shape::kChunk) {
+    if constexpr (!Shape::kDirectA) {
+      __syncthreads();
+      stage_a<true, Shape::kChunk, Shape::kBlockThreads>(p, smem, row0, kRows, k0);
+      __syncthreads();
+    }
+    const int chunk = int(std::min<std::int64_t>(Shape::kChunk, k_end - k0));
+    for (int kb = slot; kb < chunk; kb += Shape::kSlots * kAxpyBatch) {
+      float4 b[kAxpyBatch];
+#pragma unroll
+      for (int u = 0; u < kAxpyBatch; ++u) {
+        const int kk = kb + u * Shape::kSlots;
+        const float* b_row = p.b + (k0 + (kk < chunk ? kk : 0)) * p.ldb + col;
+        if (kk >= chunk) {
+          b[u] = {0, 0, 0, 0};
+        } else if (vec) {
+          b[u] = __ldg(reinterpret_cast<const float4*>(b_row));
+        } else {
+          b[u] = {col < p.n ? b_row[0] : 0.0f, col + 1 < p.n ? b_row[1] : 0.0f,
+                  col + 2 < p.n ? b_row[2] : 0.0f, col + 3 < p.n ? b_row[3] : 0.0f};
+        }
+      }
+      float a_direct[Shape::kDirectA ? kAxpyBatch : 1][kRows];
+      if constexpr (Shape::kDirectA) {  // loaded beside B, before the products
+#pragma unroll
+        for (int u = 0; u < kAxpyBatch; ++u)
+#pragma unroll
+          for (int r = 0; r < kRows; ++r) {
+            const int kk = kb + u * Shape::kSlots;
+            const std::int64_t i = row0 + r, k = k0 + kk;
+            a_direct[u][r] = kk < chunk && i < p.m
+                                 ? __ldg(p.a_k_major ? p.a + i * p.lda + k : p.a + k * p.lda + i)
+                                 : 0.0f;
+          }
       }
 #pragma unroll
-      for (int r = 0; r < kRows; ++r) {
-        const float a = smem[kk * kRows + r];
-        acc[r][0] = fmaf(a, b.x, acc[r][0]);
-        acc[r][1] = fmaf(a, b.y, acc[r][1]);
-        acc[r][2] = fmaf(a, b.z, acc[r][2]);
-        acc[r][3] = fmaf(a, b.w, acc[r][3]);
-      }
+      for (int u = 0; u < kAxpyBatch; ++u)
+#pragma unroll
+        for (int r = 0; r < kRows; ++r) {
+          const int kk = kb + u * Shape::kSlots;
+          float a;
+          if constexpr (Shape::kDirectA)
+            a = a_direct[u][r];
+          else
+            a = kk < chunk ? smem[kk * kRows + r] : 0.0f;  // past the chunk: not staged
+          acc[r][0] = fmaf(a, b[u].x, acc[r][0]);
+          acc[r][1] = fmaf(a, b[u].y, acc[r][1]);
+          acc[r][2] = fmaf(a, b[u].z, acc[r][2]);
+          acc[r][3] = fmaf(a, b[u].w, acc[r][3]);
+        }
     }
   }
-  __syncthreads();
-  float* sums = smem;  // kWarps x kRows x kAxpyColumns
+  // The warp's slots of each column group, then the warps.
 #pragma unroll
   for (int r = 0; r < kRows; ++r)
 #pragma unroll
-    for (int q = 0; q < 4; ++q) sums[(warp * kRows + r) * kAxpyColumns + 4 * lane + q] = acc[r][q];
+    for (int q = 0; q < 4; ++q)
+#pragma unroll
+      for (int d = Shape::kLanesN; d < 32; d *= 2)
+        acc[r][q] += __shfl_xor_sync(0xffffffffu, acc[r][q], d);
   __syncthreads();
-  for (int e = threadIdx.x; e < kRows * kAxpyColumns; e += kThreads) {
-    const int r = e / kAxpyColumns, j = e % kAxpyColumns;
+  float* sums = smem;  // kWarps x kRows x kColumns
+  if (lane < Shape::kLanesN)
+#pragma unroll
+    for (int r = 0; r < kRows; ++r)
+#pragma unroll
+      for (int q = 0; q < 4; ++q)
+        sums[(warp * kRows + r) * Shape::kColumns + 4 * lane + q] = acc[r][q];
+  __syncthreads();
+  for (int e = threadIdx.x; e < kRows * Shape::kColumns; e += Shape::kBlockThreads) {
+    const int r = e / Shape::kColumns, j = e % Shape::kColumns;
     float sum = 0.0f;
-    for (int w = 0; w < kWarps; ++w) sum += sums[(w * kRows + r) * kAxpyColumns + j];
-    const std::int64_t cj = std::int64_t(blockIdx.x) * kAxpyColumns + j;
+    for (int w = 0; w < Shape::kWarps; ++w) sum += sums[(w * kRows + r) * Shape::kColumns + j];
+    const std::int64_t cj = std::int64_t(blockIdx.x) * Shape::kColumns + j;
     if (row0 + r < p.m && cj < p.n) emit(s, row0 + r, cj, sum);
   }
 }
 
-// kBKMajor: B with k contiguous (dot_columns, A direct or staged), else with n contiguous.
+// kBKMajor: B with k contiguous (dot_columns, A direct or staged), else with n contiguous
+// (axpy_columns, wide).
 template <int kRows, bool kBKMajor, bool kDirectA>
 __global__ void __launch_bounds__(kThreads) simt_14_small_m_kernel(const SmallM s) {
   if constexpr (kBKMajor)
     dot_columns<kRows, kDirectA>(s);
   else
-    axpy_columns<kRows>(s);
+    axpy_columns<WideAxpy, kRows>(s);
+}
+
+template <int kRows>
+__global__ void __launch_bounds__(NarrowAxpy::kBlockThreads)
+    simt_14_small_m_narrow_kernel(const SmallM s) {
+  axpy_columns<NarrowAxpy, kRows>(s);
 }
 
 // --- host side ---------------------------------------------------------------------------------
@@ -278,33 +350,51 @@ SmallM oriented(const Canonical& p) {
   return s;
 }
 
+std::int64_t tiles_of(const SmallM& s) {
+  if (s.p.b_k_major) return ceil_div(s.p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns);
+  return ceil_div(s.p.n, s.narrow ? NarrowAxpy::kColumns : WideAxpy::kColumns);
+}
+
 // How the blocks cover the call: column tiles, and how many ranges k is cut into so that at
-// least two blocks per SM stream B (each range a whole number of A's chunks).
+// least two blocks per SM stream B (about one of the narrow axpy's, which fills an SM), each
+// range a whole number of A's chunks.
 SmallM planned(const Canonical& call, const Device& device) {
   SmallM s = oriented(call);
   const Canonical& p = s.p;
-  std::int64_t tiles;
+  s.row_groups = 1;
   if (p.b_k_major) {
     s.direct_a = p.a_k_major && aligned16(p.a) && p.lda % 4 == 0;
     s.warp_rows = s.direct_a ? kDirectWarpRows : kWarpRows;
-    s.row_groups = 1;  // a power of two, so that the block's 8 warps split evenly
+    // A power of two, so that the block's 8 warps split evenly.
     while (s.row_groups * s.warp_rows < p.m) s.row_groups *= 2;
-    tiles = ceil_div(p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns);
-  } else {
-    s.row_groups = 1;
-    tiles = ceil_div(p.n, kAxpyColumns);
   }
-  const std::int64_t chunks = ceil_div(p.k, kKChunk);
-  const std::int64_t want = ceil_div(2 * std::max(device.sms, 1), tiles);
-  const std::int64_t splits = std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(chunks, 65535));
-  s.k_range = ceil_div(chunks, splits) * kKChunk;
-  s.splits = int(ceil_div(p.k, s.k_range));
+  const std::int64_t sms = std::max(device.sms, 1);
+  const auto cut = [&](SmallM& plan) {
+    const int chunk = p.b_k_major ? kKChunk : plan.narrow ? NarrowAxpy::kChunk : WideAxpy::kChunk;
+    const std::int64_t chunks = ceil_div(p.k, chunk);
+    // The narrow blocks are cut only while the ranges still add whole rounds of SMs: a GEMV's
+    // 128 column blocks on 132 SMs run whole, not in two ranges added by split_sum.
+    const std::int64_t want = plan.narrow ? sms / tiles_of(plan) : ceil_div(2 * sms, tiles_of(plan));
+    const std::int64_t splits =
+        std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(chunks, 65535));
+    plan.k_range = ceil_div(chunks, splits) * chunk;
+    plan.splits = int(ceil_div(p.k, plan.k_range));
+  };
+  cut(s);
+  if (p.b_k_major || p.m > kNarrowAxpyRows) return s;
+  // N-major B with at most 4 rows: the narrow blocks for one row where their last round of SMs
+  // is at least 90% full, and for 2-4 rows where the wide blocks, ranges included, would not
+  // give every SM one. Measured on an H200: 1 x 4096 x 4096 29.0 against the wide blocks' 31.7
+  // us, 1 x 8192 x 8192 69.6 against 76.6, 2 x 2048 x 2048 14.8 against 21.1, 4 x 1024 x 4096
+  // 16.5 against 22.0; 1 x 11008 x 4096 (344 narrow blocks, 87%) 58.5 against 54.2, and 4 x 4096
+  // x 4096 37.7 against 32.8, where the narrow blocks' direct reads of A grow with the rows.
+  SmallM narrow = s;
+  narrow.narrow = true;
+  cut(narrow);
+  const std::int64_t tiles = tiles_of(narrow);
+  const bool full_rounds = 10 * tiles >= 9 * ceil_div(tiles, sms) * sms;
+  if ((p.m == 1 && full_rounds) || tiles_of(s) * s.splits < sms) return narrow;
   return s;
-}
-
-std::int64_t tiles_of(const SmallM& s) {
-  return s.p.b_k_major ? ceil_div(s.p.n, std::int64_t(kWarps / s.row_groups) * kDotColumns)
-                       : ceil_div(s.p.n, kAxpyColumns);
 }
 
 // N-major B: blocks of kWarpRows rows of C, each reading B again (grid.z).
@@ -355,13 +445,19 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
                    : row_blocks > 1 ? kWarpRows
                                     : std::min(instantiated_rows(s.p.m), s.p.b_k_major ? s.warp_rows : kWarpRows);
   const cudaError_t err = with_rows(rows, [&]<int kRows>() {
-    const auto go = [&](auto kernel, std::size_t smem) {
+    const auto go = [&](auto kernel, std::size_t smem, int threads = kThreads) {
       if (cudaError_t e = set_max_dynamic_smem(kernel, int(smem))) return e;
-      return launch_kernel(kernel, grid, kThreads, smem, args.stream, s);
+      return launch_kernel(kernel, grid, threads, smem, args.stream, s);
     };
-    if (!s.p.b_k_major)
+    if (!s.p.b_k_major) {
+      if constexpr (kRows <= kNarrowAxpyRows)
+        if (s.narrow)
+          return go(simt_14_small_m_narrow_kernel<kRows>,
+                    NarrowAxpy::kSmemFloatsPerRow * kRows * sizeof(float),
+                    NarrowAxpy::kBlockThreads);
       return go(simt_14_small_m_kernel<kRows, false, false>,
-                std::max<std::size_t>(kKChunk, kWarps * kAxpyColumns) * kRows * sizeof(float));
+                WideAxpy::kSmemFloatsPerRow * kRows * sizeof(float));
+    }
     if constexpr (kRows <= kDirectWarpRows)
       if (s.direct_a) return go(simt_14_small_m_kernel<kRows, true, true>, 0);
     return go(simt_14_small_m_kernel<kRows, true, false>,
@@ -375,7 +471,7 @@ cudaError_t launch(const Canonical& call, const LaunchArgs& args) {
 
 std::string configuration(const Canonical& call, const Device& device) {
   const SmallM s = planned(call, device);
-  std::string text = std::to_string(tiles_of(s)) + " column blocks";
+  std::string text = std::to_string(tiles_of(s)) + (s.narrow ? " narrow" : "") + " column blocks";
   if (row_blocks_of(s) > 1) text += " x " + std::to_string(row_blocks_of(s)) + " row blocks";
   if (s.splits > 1)
     text += " x " + std::to_string(s.splits) + " ranges of " + std::to_string(s.k_range) +
