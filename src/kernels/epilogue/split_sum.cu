@@ -16,8 +16,8 @@ constexpr int kMaxGroups = 32;
 // Every element of C, after the blocks that wrote the sums; the sums through L2 (.cg), other
 // SMs wrote them. A block takes kSplitSumThreads / groups elements, and `groups` threads share
 // each one's ranges: thread g adds ranges g, g + groups, ... in order, then the first adds the
-// groups' sums in group order. Where C is small and the ranges many (32 x 32 in 2048 ranges),
-// one thread per element took 0.23 ms for what its groups add in a few microseconds. (A helper
+// groups' sums in group order. With many ranges (32 x 32 in 2048), one thread per element took
+// 0.23 ms for what 32 groups add in a few microseconds. (A helper
 // kernel: its name is outside the registry's naming rule.)
 __global__ void __launch_bounds__(kSplitSumThreads) split_sum_kernel(const SplitSum s, int groups) {
   __shared__ float group_sums[kSplitSumThreads];
@@ -50,11 +50,14 @@ __global__ void __launch_bounds__(kSplitSumThreads) split_sum_kernel(const Split
 }  // namespace
 
 cudaError_t split_sum(const SplitSum& s, const Device& device, cudaStream_t stream) {
-  // Threads for about 8 blocks per SM: one per element where C has that many, else `groups`
-  // per element (a power of two, at most kMaxGroups and at most the ranges).
-  const std::int64_t target = 8 * std::int64_t(device.sms) * kSplitSumThreads;
+  // `groups` threads per element (a power of two, at most kMaxGroups) where a thread would add
+  // more than kMaxChain ranges: a thread's loads fly 8 at a time, and each batch waits for the
+  // last. Measured on an H200: with 64 ranges per thread 128 x 128 x 65536 (128 ranges) took
+  // 0.077 ms against 0.069 with 8; grouping the 8 ranges of a 256 x 256 product, which one
+  // thread adds in one batch, cost 2.6 us of 15.
+  constexpr std::int64_t kMaxChain = 8;
   int groups = 1;
-  while (groups < kMaxGroups && 2 * groups <= s.splits && s.m * s.n * groups < target) groups *= 2;
+  while (groups < kMaxGroups && s.splits > kMaxChain * groups) groups *= 2;
   const std::int64_t per_block = kSplitSumThreads / groups;
   const std::int64_t blocks =
       std::min<std::int64_t>(ceil_div(s.m * s.n, per_block), 8 * std::int64_t(device.sms));

@@ -27,9 +27,8 @@ struct SplitSum {
 };
 
 // C = alpha (the ranges' partial sums) + beta C, C read only when beta != 0. One kernel on
-// `stream`. Each element's ranges are added in range order, or, where C is too small to fill
-// the GPU, by up to 32 threads each adding every 32nd range in order, and then their sums in
-// order.
+// `stream`. Each element's ranges are added in range order, or, beyond 8 ranges, by up to 32
+// threads each adding every 32nd range in order, and then their sums in order.
 cudaError_t split_sum(const SplitSum& s, const Device& device, cudaStream_t stream);
 
 }  // namespace sgemm::detail
