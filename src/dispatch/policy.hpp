@@ -48,7 +48,8 @@ std::int64_t small_call_ranges(const Canonical& p, const Device& device);
 //   with less padding than rung 10's tiles (rung15_takes_batch).
 // - A single call of at most 64 x 64 x 256: one or a few tiles and one launch are the cost.
 // - A single call of 17 to 64 rows and columns with a long k, in ranges of k run as one batch
-//   (rung 14 keeps 16 rows and fewer, where the read of the large operand is the cost).
+//   (rung 14 keeps 16 rows and fewer, where the read of the large operand is the cost); the Tf32
+//   list runs those of at most 32 x 32 (tensorcore.cpp).
 bool rung15_takes_batch(const Canonical& p);
 std::string_view rung15_unsuited(const Canonical& p, const Device& device);
 std::string_view rung15_single_unsuited(const Canonical& p, const Device& device);
