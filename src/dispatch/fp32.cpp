@@ -92,9 +92,9 @@ std::string_view rung14_unsuited(const Canonical& p, const Device& device) {
 // 13's tail split multiplies the empty part too; rung 10 runs calls of at most 64 rows on 64 x 256
 // tiles). Ranges of at least 512 k, until two blocks per SM (rung 15's 64-wide tile fits four;
 // ranges for four ran 64 x 64 x 262144 10% faster and 48 x 48 x 200000 6% slower). Measured on
-// an H200 against rung 13 alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x 65536 0.073 against 0.101, 8192 x 128
-// x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489 against 0.675, 64 x 4096 x 4096 NT 0.076
-// against 0.117.
+// an H200 against rung 13 alone: 64 x 64 x 262144 0.200 against 0.350 ms, 128 x 128 x 65536
+// 0.073 against 0.101, 8192 x 128 x 8192 0.467 against 0.672, 16384 x 64 x 4096 0.489 against
+// 0.675, 64 x 4096 x 4096 NT 0.076 against 0.117.
 constexpr std::int64_t kMinRangeK = 512;
 std::int64_t k_ranges_for(const Canonical& p, const Device& device, std::int64_t tiles,
                           std::int64_t blocks_per_sm = 2, std::int64_t min_range_k = kMinRangeK) {

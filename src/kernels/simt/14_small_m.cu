@@ -65,24 +65,24 @@ __device__ __forceinline__ void emit(const SmallM& s, std::int64_t i, std::int64
     s.partial[(std::int64_t(blockIdx.y) * s.p.m + i) * s.p.n + j] = sum;
 }
 
-// Stages rows [row0, row0 + rows) of A at k-values [k0, k0 + kChunk) into sA, zero outside A:
-// k-contiguous (sA[r * kChunk + kk], for the dot kernel) or row-contiguous (sA[kk * rows + r],
-// for the axpy kernel, whose lanes all read one k-value at a time); kBlockThreads stage it. Each thread has kStageLoads
+// Stages rows [row0, row0 + rows) of A at k-values [k0, k0 + kKChunk) into sA, zero outside A:
+// k-contiguous (sA[r * kKChunk + kk], for the dot kernel) or row-contiguous (sA[kk * rows + r],
+// for the axpy kernel, whose lanes all read one k-value at a time). Each thread has kStageLoads
 // loads in flight before it stores any: staged one at a time, a chunk of 16 rows cost more than
 // the chunk's share of B.
 constexpr int kStageLoads = 8;
-template <bool kRowContiguous, int kChunk = kKChunk, int kBlockThreads = kThreads>
+template <bool kRowContiguous>
 __device__ __forceinline__ void stage_a(const Canonical& p, float* sA, std::int64_t row0, int rows,
                                         std::int64_t k0) {
-  const int total = rows * kChunk;
-  for (int base = threadIdx.x; base < total; base += kBlockThreads * kStageLoads) {
+  const int total = rows * kKChunk;
+  for (int base = threadIdx.x; base < total; base += kThreads * kStageLoads) {
     float v[kStageLoads];
 #pragma unroll
     for (int u = 0; u < kStageLoads; ++u) {
       // Consecutive threads read consecutive addresses of A in either of its layouts.
-      const int e = base + u * kBlockThreads;
-      const int r = p.a_k_major ? e / kChunk : e % rows;
-      const int kk = p.a_k_major ? e % kChunk : e / rows;
+      const int e = base + u * kThreads;
+      const int r = p.a_k_major ? e / kKChunk : e % rows;
+      const int kk = p.a_k_major ? e % kKChunk : e / rows;
       const std::int64_t i = row0 + r, k = k0 + kk;
       v[u] = e < total && i < p.m && k < p.k
                  ? (p.a_k_major ? p.a[i * p.lda + k] : p.a[k * p.lda + i])
@@ -90,10 +90,10 @@ __device__ __forceinline__ void stage_a(const Canonical& p, float* sA, std::int6
     }
 #pragma unroll
     for (int u = 0; u < kStageLoads; ++u) {
-      const int e = base + u * kBlockThreads;
-      const int r = p.a_k_major ? e / kChunk : e % rows;
-      const int kk = p.a_k_major ? e % kChunk : e / rows;
-      if (e < total) sA[kRowContiguous ? kk * rows + r : r * kChunk + kk] = v[u];
+      const int e = base + u * kThreads;
+      const int r = p.a_k_major ? e / kKChunk : e % rows;
+      const int kk = p.a_k_major ? e % kKChunk : e / rows;
+      if (e < total) sA[kRowContiguous ? kk * rows + r : r * kKChunk + kk] = v[u];
     }
   }
 }
@@ -248,8 +248,10 @@ __device__ __forceinline__ void axpy_columns(const SmallM& s) {
   float acc[kRows][4] = {};
   for (std::int64_t k0 = k_begin; k0 < k_end; k0 += Shape::kChunk) {
     if constexpr (!Shape::kDirectA) {
+      static_assert(Shape::kChunk == kKChunk && Shape::kBlockThreads == kThreads,
+                    "stage_a stages kKChunk k-values with kThreads threads");
       __syncthreads();
-      stage_a<true, Shape::kChunk, Shape::kBlockThreads>(p, smem, row0, kRows, k0);
+      stage_a<true>(p, smem, row0, kRows, k0);
       __syncthreads();
     }
     const int chunk = int(std::min<std::int64_t>(Shape::kChunk, k_end - k0));
@@ -374,7 +376,8 @@ SmallM planned(const Canonical& call, const Device& device) {
     const std::int64_t chunks = ceil_div(p.k, chunk);
     // The narrow blocks are cut only while the ranges still add whole rounds of SMs: a GEMV's
     // 128 column blocks on 132 SMs run whole, not in two ranges added by split_sum.
-    const std::int64_t want = plan.narrow ? sms / tiles_of(plan) : ceil_div(2 * sms, tiles_of(plan));
+    const std::int64_t tiles = tiles_of(plan);
+    const std::int64_t want = plan.narrow ? sms / tiles : ceil_div(2 * sms, tiles);
     const std::int64_t splits =
         std::clamp<std::int64_t>(want, 1, std::min<std::int64_t>(chunks, 65535));
     plan.k_range = ceil_div(chunks, splits) * chunk;
@@ -382,9 +385,9 @@ SmallM planned(const Canonical& call, const Device& device) {
   };
   cut(s);
   if (p.b_k_major || p.m > kNarrowAxpyRows) return s;
-  // N-major B with at most 4 rows: the narrow blocks for one row where their last round of SMs
-  // is at least 90% full, and for 2-4 rows where the wide blocks, ranges included, would not
-  // give every SM one. Measured on an H200: 1 x 4096 x 4096 29.0 against the wide blocks' 31.7
+  // N-major B with at most 4 rows: the narrow blocks for one row where they fill at least 90% of
+  // their rounds of SMs, and for 2-4 rows where the wide blocks, ranges included, would not give
+  // every SM one. Measured on an H200: 1 x 4096 x 4096 29.0 against the wide blocks' 31.7
   // us, 1 x 8192 x 8192 69.6 against 76.6, 2 x 2048 x 2048 14.8 against 21.1, 4 x 1024 x 4096
   // 16.5 against 22.0; 1 x 11008 x 4096 (344 narrow blocks, 87%) 58.5 against 54.2, and 4 x 4096
   // x 4096 37.7 against 32.8, where the narrow blocks' direct reads of A grow with the rows.
