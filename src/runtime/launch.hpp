@@ -7,7 +7,9 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <utility>
 
 namespace sgemm::detail {
@@ -21,6 +23,13 @@ cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std:
   config.dynamicSmemBytes = smem;
   config.stream = stream;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+// Blocks of `block_threads` for a grid-stride loop over `elements` (one element per thread at
+// most, at least one block, at most 2^20 blocks).
+inline unsigned grid_stride_blocks(std::int64_t elements, int block_threads) {
+  return unsigned(std::clamp<std::int64_t>((elements + block_threads - 1) / block_threads, 1,
+                                           std::int64_t(1) << 20));
 }
 
 // Raises `kernel`'s dynamic shared-memory limit on the current device to at least `bytes`; the

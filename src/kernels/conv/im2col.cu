@@ -1,8 +1,6 @@
 // im2col (im2col.cuh).
 #include "kernels/conv/im2col.cuh"
 
-#include <algorithm>
-
 #include "runtime/launch.hpp"
 
 namespace sgemm::detail {
@@ -38,8 +36,7 @@ bool conv_input_is_a(const ConvProblem& p) {
 
 cudaError_t im2col(const ConvProblem& p, float* cols, std::int64_t ld, cudaStream_t stream) {
   const std::int64_t total = p.gemm_m() * p.shape.r * p.shape.s * p.shape.c;
-  const unsigned blocks = unsigned(std::min<std::int64_t>((total + 255) / 256, 1 << 20));
-  return launch_kernel(im2col_kernel, blocks, 256, 0, stream, p, cols, ld);
+  return launch_kernel(im2col_kernel, grid_stride_blocks(total, 256), 256, 0, stream, p, cols, ld);
 }
 
 }  // namespace sgemm::detail

@@ -1,8 +1,6 @@
 // Pixel pairs (pixel_pairs.cuh).
 #include "kernels/conv/pixel_pairs.cuh"
 
-#include <algorithm>
-
 #include "runtime/launch.hpp"
 
 namespace sgemm::detail {
@@ -49,10 +47,6 @@ __global__ void pack_filter_kernel(const ConvProblem p, std::int64_t taps_w, flo
   }
 }
 
-unsigned blocks_for(std::int64_t threads) {
-  return unsigned(std::clamp<std::int64_t>((threads + 255) / 256, 1, 1 << 20));
-}
-
 }  // namespace
 
 ConvProblem pixel_paired(const ConvProblem& p, const float* x2, const float* w2) {
@@ -79,11 +73,12 @@ std::int64_t paired_filter_floats(const ConvProblem& p) {
 cudaError_t pack_pixel_pairs(const ConvProblem& p, float* x2, float* w2, cudaStream_t stream) {
   const std::int64_t width = paired_width(p), taps_w = paired_taps(p.shape);
   const std::int64_t pixels = p.shape.n * p.shape.h * width;
-  if (cudaError_t e = launch_kernel(pack_input_kernel, blocks_for(pixels), 256, 0, stream, p,
-                                    width, reinterpret_cast<float4*>(x2)))
+  if (cudaError_t e = launch_kernel(pack_input_kernel, grid_stride_blocks(pixels, 256), 256, 0,
+                                    stream, p, width, reinterpret_cast<float4*>(x2)))
     return e;
-  return launch_kernel(pack_filter_kernel, blocks_for(p.shape.k * p.shape.r * taps_w * 2), 256, 0,
-                       stream, p, taps_w, reinterpret_cast<float4*>(w2));
+  const std::int64_t filter_float4s = p.shape.k * p.shape.r * taps_w * 2;
+  return launch_kernel(pack_filter_kernel, grid_stride_blocks(filter_float4s, 256), 256, 0, stream,
+                       p, taps_w, reinterpret_cast<float4*>(w2));
 }
 
 }  // namespace sgemm::detail
