@@ -10,14 +10,15 @@
 // (conv04_suited) or conv-03-mma: 0.55-1.30x cuDNN TF32 on the 3 x 3 layers, where the lowering's
 // patch matrix left tc-02 at 0.22-0.53x. 3xTF32 runs them on conv-05's FP32 (below) where it
 // takes them, else on conv-03-mma: 1.23-2.17x cuDNN FP32 against conv-02-precomp's and the
-// lowering's 0.78-1.65x. The strided 1 x 1 projections and odd channel counts:
-// tensor_cores_lowered and conv03_suited below.
+// lowering's 0.78-1.65x; more accurate than conv-05 at 128 channels and fewer (conv05_in_tf32x3).
+// The strided 1 x 1 projections and odd channel counts: tensor_cores_lowered and conv03_suited
+// below.
 //
 // Fp32: every other convolution conv-05-tma-im2col takes (groups 1, C and K multiples of 4) runs
 // there, rung 13's pipeline fed by TMA's im2col mode: 1.22-2.51x cuDNN FP32 on the 3 x 3 layers at
 // batch 32 and 64 and 1.52-1.89x on the strided 1 x 1 projections, where rung 02 (64 and 128
 // channels) ran 0.47-0.69x and the lowering through the patch matrix 0.84-1.70x. It also takes
-// 3xTF32's filters larger than 1 x 1 (conv05_in_tf32x3). The rest, with at most 128 channels per
+// 3xTF32's filters larger than 1 x 1 with more than 128 channels (conv05_in_tf32x3). The rest, with at most 128 channels per
 // group, goes to conv-02-precomp (through the patch matrix the GEMM's n of 64 or 128 left rung 10
 // at 0.19-0.56x cuDNN FP32, where rung 02 ran 0.71-0.77x); wider ones are lowered through their
 // patch matrix, and the rungs, which build no patch matrix, take what would not fit the scratch
@@ -36,6 +37,8 @@ namespace {
 constexpr std::size_t kMaxPatchBytes = std::size_t(4) << 30;
 // Channels per group up to which conv-02-precomp takes the calls the lowering would copy.
 constexpr std::int64_t kMaxPrecompChannels = 128;
+// Channels per group up to which 3xTF32 runs the larger filters on conv-03's split products.
+constexpr std::int64_t kMaxSplitProductChannels = 128;
 // The tensor-core rung of a math that has one.
 std::string_view tensor_core_rung(Math math) {
   switch (math) {
@@ -74,12 +77,20 @@ bool conv04_suited(const ConvProblem& p, const Device& device) {
   const std::int64_t tiles = ceil_div(p.gemm_m(), 128) * ceil_div(n, 256) * p.shape.groups;
   return n > 128 && 2 * tiles >= device.sms;
 }
-// 3xTF32: whether conv-05's FP32 arithmetic (at least as accurate as 3xTF32) takes p. On the
-// filters larger than 1 x 1 it ran as fast as conv-03's split tensor-core products at 64 and 128
-// channels (0.37-0.40 against 0.38-0.42 ms at batch 64) and faster at 256 and 512 (0.198-0.207
-// against 0.238-0.248 ms at batch 32); on the strided 1 x 1 projections the lowering to tc-03 was
-// faster (0.107-0.121 against 0.182-0.198 ms at res4 and res5).
-bool conv05_in_tf32x3(const ConvProblem& p) { return p.shape.r * p.shape.s > 1; }
+// 3xTF32: whether conv-05's FP32 arithmetic (at least as accurate as 3xTF32) takes p: the
+// filters larger than 1 x 1 with more than 128 channels per group, or channel counts conv-03
+// copies a float at a time (the stem). At 256 and 512 channels it was faster than conv-03's split
+// tensor-core products (0.198-0.207 against 0.238-0.248 ms at batch 32). At 64 and 128 it was about
+// as fast (0.37-0.40 against 0.38-0.42 ms at batch 64), but it adds the R S C products of an output
+// in one FP32 chain, as cuDNN's FMA kernels do, and on res2's 3 x 3 at batch 64 its error was
+// cuDNN FP32's (4.264e-7 against 4.254e-7), where conv-03's was 1.34e-7. On the strided 1 x 1
+// projections the lowering to tc-03 was faster (0.107-0.121 against 0.182-0.198 ms at res4 and
+// res5).
+bool conv05_in_tf32x3(const ConvProblem& p) {
+  if (p.shape.r * p.shape.s == 1) return false;
+  return p.shape.c / p.shape.groups > kMaxSplitProductChannels ||
+         !conv03_suited(p, Math::Fp32Tf32x3);
+}
 // Tf32: whether conv-05's FP32 takes p: fewer than 4 channels (the stem), which it runs on pixel
 // pairs and conv-03 copies a float at a time: 0.366 against 0.544 ms at batch 32, 0.717 against
 // 1.071 at 64.

@@ -206,9 +206,10 @@ TEST(Conv, AutoChoosesRungOrLowering) {
   expect_choice(wide, Math::Tf32, "conv-04-wgmma-tf32");
   expect_choice(resnet_3x3(), Math::Tf32, "conv-03-mma-tf32");
   expect_choice(res5, Math::Tf32, "conv-03-mma-tf32");
-  // 3xTF32's larger filters on rung 05's FP32 arithmetic, on conv-03 where rung 05 declines.
-  for (const Conv2dShape& s : {resnet_3x3(), wide, res5})
-    expect_choice(s, Math::Fp32Tf32x3, "conv-05-tma-im2col");
+  // 3xTF32's larger filters on rung 05's FP32 arithmetic above 128 channels, on conv-03's split
+  // products at 128 and fewer (more accurate there) and where rung 05 declines.
+  for (const Conv2dShape& s : {wide, res5}) expect_choice(s, Math::Fp32Tf32x3, "conv-05-tma-im2col");
+  expect_choice(resnet_3x3(), Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
   expect_choice(grouped4, Math::Fp32Tf32x3, "conv-03-mma-tf32x3");
   expect_choice(stem, Math::Tf32, "conv-05-tma-im2col");
   expect_choice(stem, Math::Fp32Tf32x3, "conv-05-tma-im2col");
