@@ -25,6 +25,33 @@ cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std:
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
+// launch_kernel for a kernel that reads what the kernel before it on the stream wrote, and
+// begins with wait_for_previous_kernel(): a programmatic dependent launch, so that its launch
+// overlaps the end of that kernel instead of following it.
+template <class... Params, class... Args>
+cudaError_t launch_dependent_kernel(void (*kernel)(Params...), dim3 grid, dim3 block,
+                                    std::size_t smem, cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute overlap{};
+  overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  overlap.val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = block;
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &overlap;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+#ifdef __CUDACC__
+// The start of a kernel launched by launch_dependent_kernel: waits until the kernel before it has
+// finished and its writes are visible.
+__device__ __forceinline__ void wait_for_previous_kernel() {
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+}
+#endif
+
 // Blocks of `block_threads` for a grid-stride loop over `elements` (one element per thread at
 // most, at least one block, at most 2^20 blocks).
 inline unsigned grid_stride_blocks(std::int64_t elements, int block_threads) {

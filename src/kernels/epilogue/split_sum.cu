@@ -21,6 +21,7 @@ constexpr int kMaxGroups = 32;
 // kernel: its name is outside the registry's naming rule.)
 __global__ void __launch_bounds__(kSplitSumThreads) split_sum_kernel(const SplitSum s, int groups) {
   __shared__ float group_sums[kSplitSumThreads];
+  wait_for_previous_kernel();
   if (s.skip_if != nullptr && *s.skip_if != 0) return;
   const int per_block = kSplitSumThreads / groups;
   const int slot = threadIdx.x % per_block, group = threadIdx.x / per_block;
@@ -61,7 +62,8 @@ cudaError_t split_sum(const SplitSum& s, const Device& device, cudaStream_t stre
   const std::int64_t per_block = kSplitSumThreads / groups;
   const std::int64_t blocks =
       std::min<std::int64_t>(ceil_div(s.m * s.n, per_block), 8 * std::int64_t(device.sms));
-  return launch_kernel(split_sum_kernel, unsigned(blocks), kSplitSumThreads, 0, stream, s, groups);
+  return launch_dependent_kernel(split_sum_kernel, unsigned(blocks), kSplitSumThreads, 0, stream, s,
+                                 groups);
 }
 
 }  // namespace sgemm::detail
