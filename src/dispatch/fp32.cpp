@@ -74,7 +74,7 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 }
 
 // Rung 14 up to 16 rows (or columns), and where both m and n are at most 32, after rung 15 has
-// taken the single calls up to 64 x 64 x 256 and those of 17 to 32 rows and columns with a long k
+// taken the single calls up to 64 x 64 x 256 or of a short k and those of 17 to 32 rows and columns with a long k
 // (unless both operands are K-major). Measured on an H200 against rung 13's 64 x 512 (or 512 x
 // 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN 1.73 against 1.35, NT 0.86 against 0.73; 32
 // rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69 against 0.77-1.00. Up to 64 rows on calls of
@@ -143,7 +143,7 @@ std::string_view small_call_unsuited(const Canonical& p, const Device& device) {
 //   256 x 64 ones 0.065 (0.88x against 0.59x); where rung 10's tiles are as full it is faster
 //   (96 x [512 x 64 x 512] 0.108 against 0.121 ms, 64 x [197 x 768 x 768] 0.456 against 0.638);
 // - single calls up to 64 x 64 x 256: 64³ 1.00x against rung 14's 0.61x, 32 x 64 x 128 0.76x
-//   against 0.61x;
+//   against 0.61x; single calls of a short k on its 16-wide tiles (kRung15ShortK);
 // - 17 to 64 rows and columns with a long k, in ranges: 32 x 32 x 1048576 2.60x (NN) and 2.12x
 //   (NT, 0.146 against rung 14's 0.178 ms), 64 x 64 x 262144 0.92x.
 // Its tiles: batched_small_tiles.hpp. Where they pad less than rung 10's, it takes matrices up to
@@ -165,9 +165,17 @@ std::string_view rung15_unsuited(const Canonical& p, const Device& device) {
   return "matrices above 128 on a side, or above 64 x 64 and covered as fully by rung 10's tiles: "
          "rung 10's batched grid";
 }
+// Single calls of a short k up to 2^25 products (512 x 512 x 128) on its 16-wide tiles
+// (kRung15ShortK has the numbers), above rung 14's rows.
+constexpr double kMaxShortKProducts = 0x1p25;
 std::string_view rung15_single_unsuited(const Canonical& p, const Device&) {
-  if (p.batch == 1 && std::max(p.m, p.n) <= kRung15MaxTile && p.k <= 256) return {};
-  return "not a single call of at most 64 x 64 x 256";
+  if (p.batch != 1) return "a batch";
+  if (std::max(p.m, p.n) <= kRung15MaxTile && p.k <= 256) return {};
+  if (std::min(p.m, p.n) > kRung14Rows && p.k <= kRung15ShortK &&
+      double(p.m) * double(p.n) * double(p.k) <= kMaxShortKProducts)
+    return {};
+  return "not a single call of at most 64 x 64 x 256, or of over 16 rows and columns, k <= 192 "
+         "and 2^25 products";
 }
 // Rung 15's 32-wide tile runs on 64 threads, 16 blocks per SM: its ranges fill them all, down
 // to ranges of 128 k-values (8 of its k-steps). Measured on an H200 against its 256 threads of

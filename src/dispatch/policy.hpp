@@ -46,7 +46,8 @@ std::int64_t small_call_ranges(const Canonical& p, const Device& device);
 // Rung 15 (fp32.cpp), which the 3xTF32 list runs too, FP32 being at least as accurate.
 // - A batch of matrices up to 64 x 64, or of ones up to 128 on a side its 64-wide tiles cover
 //   with less padding than rung 10's tiles (rung15_takes_batch).
-// - A single call of at most 64 x 64 x 256: one or a few tiles and one launch are the cost.
+// - A single call of at most 64 x 64 x 256, or of over 16 rows and columns with k <= 192 up to
+//   512 x 512 x 128 (on 16-wide tiles): a launch and one pass over k are the cost.
 // - A single call of 17 to 64 rows and columns with a long k, in ranges of k run as one batch
 //   (rung 14 keeps 16 rows and fewer, where the read of the large operand is the cost); the Tf32
 //   list runs those of at most 32 x 32 (tensorcore.cpp).

@@ -4,7 +4,9 @@
 // 64 x 64 blocks) gives rung 10 a 128 x 128 tile per matrix whatever its size: a 16 x 16 product
 // fills 1/64 of it, and a 64 x 64 one a quarter. This rung takes the tile from the matrix: 16, 32
 // or 64 rows and columns, so that a block's threads compute C and not padding, and runs every
-// tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles).
+// tile of every matrix of the batch as one grid (block b: matrix b / tiles, tile b % tiles). A
+// single call with a short k takes 16-wide tiles whatever its size: the most blocks, each one
+// pass over k (batched_small_tiles.hpp).
 // Each thread computes 2 x 2 or 4 x 4 adjacent results of the tile (TileShape: 64 threads for the
 // 16- and 32-wide tiles, 256 for the 64-wide), so that a step of k reads its values of A and B
 // with one shared load each (LDS.128 for 4 x 4: 2 loads per 16 FFMAs); a warp's reads of A are
