@@ -48,7 +48,8 @@ def main():
     torch.manual_seed(0)
     rows = []
     print(f"{torch.cuda.get_device_name()}, PyTorch {torch.__version__}, TF32 off")
-    print(f"{'M x N x K':>20} {'torch ms':>9} {'sgemm ms':>9} {'ratio':>6} {'torch err':>10} {'sgemm err':>10}")
+    print(f"{'M x N x K':>20} {'torch ms':>9} {'sgemm ms':>9} {'ratio':>6} {'torch err':>10} "
+          f"{'sgemm err':>10}")
     for m, n, k in SHAPES:
         x = torch.randn(m, k, device="cuda")
         linear = torch.nn.Linear(k, n, bias=False, device="cuda")
@@ -62,7 +63,8 @@ def main():
             calls = max(1, int(2.0 / max(block_ms(theirs_fn, 3), 1e-3)))
             for _ in range(2):  # warm-up
                 block_ms(theirs_fn, calls), block_ms(ours_fn, calls)
-            times = [(block_ms(theirs_fn, calls), block_ms(ours_fn, calls)) for _ in range(args.pairs)]
+            times = [(block_ms(theirs_fn, calls), block_ms(ours_fn, calls))
+                     for _ in range(args.pairs)]
         ratio = statistics.median(t / o for t, o in times)
         theirs_ms = statistics.median(t for t, _ in times)
         ours_ms = statistics.median(o for _, o in times)

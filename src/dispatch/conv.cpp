@@ -18,11 +18,11 @@
 // there, rung 13's pipeline fed by TMA's im2col mode: 1.22-2.51x cuDNN FP32 on the 3 x 3 layers at
 // batch 32 and 64 and 1.52-1.89x on the strided 1 x 1 projections, where rung 02 (64 and 128
 // channels) ran 0.47-0.69x and the lowering through the patch matrix 0.84-1.70x. It also takes
-// 3xTF32's filters larger than 1 x 1 with more than 128 channels (conv05_in_tf32x3). The rest, with at most 128 channels per
-// group, goes to conv-02-precomp (through the patch matrix the GEMM's n of 64 or 128 left rung 10
-// at 0.19-0.56x cuDNN FP32, where rung 02 ran 0.71-0.77x); wider ones are lowered through their
-// patch matrix, and the rungs, which build no patch matrix, take what would not fit the scratch
-// budget.
+// 3xTF32's filters larger than 1 x 1 with more than 128 channels (conv05_in_tf32x3). The rest,
+// with at most 128 channels per group, goes to conv-02-precomp (through the patch matrix the
+// GEMM's n of 64 or 128 left rung 10 at 0.19-0.56x cuDNN FP32, where rung 02 ran 0.71-0.77x);
+// wider ones are lowered through their patch matrix, and the rungs, which build no patch matrix,
+// take what would not fit the scratch budget.
 #include "dispatch/conv.hpp"
 
 #include <array>

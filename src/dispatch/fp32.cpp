@@ -74,8 +74,8 @@ std::string_view rung13_unsuited(const Canonical& p, const Device& device) {
 }
 
 // Rung 14 up to 16 rows (or columns), and where both m and n are at most 32, after rung 15 has
-// taken the single calls up to 64 x 64 x 256 or of a short k and those of 17 to 32 rows and columns with a long k
-// (unless both operands are K-major). Measured on an H200 against rung 13's 64 x 512 (or 512 x
+// taken the single calls up to 64 x 64 x 256 or of a short k and those of 17 to 32 rows and
+// columns with a long k (unless both operands are K-major). Measured on an H200 against rung 13's 64 x 512 (or 512 x
 // 64) tiles, x cuBLAS SGEMM: 16 x 11008 x 4096 NN 1.73 against 1.35, NT 0.86 against 0.73; 32
 // rows NN 0.56-0.80 against 0.73-1.03, NT 0.59-0.69 against 0.77-1.00. Up to 64 rows on calls of
 // fewer than 2^20 products, where launch and latency are the cost (64 x 64 x 64 took 10.6 us on
@@ -120,7 +120,8 @@ std::string_view rung10_split_unsuited(const Canonical& p, const Device& device)
 // whole): 128³ 11.8 against 16.8 us, 256³ 12.4 against 16.0, 384³ 14.1 against 20.9, 512 x 512
 // x 128 13.1 against 16.9, 512³ 17.5 against 24.5; rung 15's 64 x 64 tiles did as well up to
 // 256³ and worse above (512³ 51 us). Larger calls lost in such ranges (768³ 45.3 against 41.8
-// us, 1024³ 81.6 against 59.5).
+// us, 1024³ 81.6 against 59.5). Rung 15's 16-wide tiles take those of k <= 192 whole, before
+// this rule (kRung15ShortK).
 constexpr double kMaxSmallProducts = 0x1p27;
 constexpr std::int64_t kMinSmallRangeK = 32;
 
