@@ -26,11 +26,13 @@ cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std:
 }
 
 // launch_kernel for a kernel that reads what the kernel before it on the stream wrote, and
-// begins with wait_for_previous_kernel(): a programmatic dependent launch, so that its launch
-// overlaps the end of that kernel instead of following it.
+// begins with wait_for_previous_kernel(): where `programmatic` (compute capability 9.0 and up), a
+// programmatic dependent launch, so that its launch overlaps the end of that kernel instead of
+// following it; else a plain launch.
 template <class... Params, class... Args>
-cudaError_t launch_dependent_kernel(void (*kernel)(Params...), dim3 grid, dim3 block,
-                                    std::size_t smem, cudaStream_t stream, Args&&... args) {
+cudaError_t launch_dependent_kernel(bool programmatic, void (*kernel)(Params...), dim3 grid,
+                                    dim3 block, std::size_t smem, cudaStream_t stream,
+                                    Args&&... args) {
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
@@ -40,15 +42,17 @@ cudaError_t launch_dependent_kernel(void (*kernel)(Params...), dim3 grid, dim3 b
   config.dynamicSmemBytes = smem;
   config.stream = stream;
   config.attrs = &overlap;
-  config.numAttrs = 1;
+  config.numAttrs = programmatic ? 1 : 0;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
 }
 
 #ifdef __CUDACC__
 // The start of a kernel launched by launch_dependent_kernel: waits until the kernel before it has
-// finished and its writes are visible.
+// finished and its writes are visible (a plain launch has already waited).
 __device__ __forceinline__ void wait_for_previous_kernel() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
 }
 #endif
 

@@ -62,8 +62,8 @@ cudaError_t split_sum(const SplitSum& s, const Device& device, cudaStream_t stre
   const std::int64_t per_block = kSplitSumThreads / groups;
   const std::int64_t blocks =
       std::min<std::int64_t>(ceil_div(s.m * s.n, per_block), 8 * std::int64_t(device.sms));
-  return launch_dependent_kernel(split_sum_kernel, unsigned(blocks), kSplitSumThreads, 0, stream, s,
-                                 groups);
+  return launch_dependent_kernel(device.cc >= 90, split_sum_kernel, unsigned(blocks),
+                                 kSplitSumThreads, 0, stream, s, groups);
 }
 
 }  // namespace sgemm::detail
