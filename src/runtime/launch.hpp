@@ -14,15 +14,25 @@
 
 namespace sgemm::detail {
 
+// The launch with `attributes` (count of them) set; launch_kernel and launch_dependent_kernel.
 template <class... Params, class... Args>
-cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
-                          cudaStream_t stream, Args&&... args) {
+cudaError_t launch_with(const cudaLaunchAttribute* attributes, unsigned count,
+                        void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                        cudaStream_t stream, Args&&... args) {
   cudaLaunchConfig_t config{};
   config.gridDim = grid;
   config.blockDim = block;
   config.dynamicSmemBytes = smem;
   config.stream = stream;
+  config.attrs = const_cast<cudaLaunchAttribute*>(attributes);
+  config.numAttrs = count;
   return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+}
+
+template <class... Params, class... Args>
+cudaError_t launch_kernel(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                          cudaStream_t stream, Args&&... args) {
+  return launch_with(nullptr, 0, kernel, grid, block, smem, stream, std::forward<Args>(args)...);
 }
 
 // launch_kernel for a kernel that reads what the kernel before it on the stream wrote, and
@@ -36,14 +46,8 @@ cudaError_t launch_dependent_kernel(bool programmatic, void (*kernel)(Params...)
   cudaLaunchAttribute overlap{};
   overlap.id = cudaLaunchAttributeProgrammaticStreamSerialization;
   overlap.val.programmaticStreamSerializationAllowed = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = grid;
-  config.blockDim = block;
-  config.dynamicSmemBytes = smem;
-  config.stream = stream;
-  config.attrs = &overlap;
-  config.numAttrs = programmatic ? 1 : 0;
-  return cudaLaunchKernelEx(&config, kernel, std::forward<Args>(args)...);
+  return launch_with(&overlap, programmatic ? 1 : 0, kernel, grid, block, smem, stream,
+                     std::forward<Args>(args)...);
 }
 
 #ifdef __CUDACC__
