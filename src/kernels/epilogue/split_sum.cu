@@ -17,8 +17,8 @@ constexpr int kMaxGroups = 32;
 // SMs wrote them. A block takes kSplitSumThreads / groups elements, and `groups` threads share
 // each one's ranges: thread g adds ranges g, g + groups, ... in order, then the first adds the
 // groups' sums in group order. With many ranges (32 x 32 in 2048), one thread per element took
-// 0.23 ms for what 32 groups add in a few microseconds. (A helper
-// kernel: its name is outside the registry's naming rule.)
+// 0.23 ms for what 32 groups add in a few microseconds. (A helper kernel: its name is outside
+// the registry's naming rule.)
 __global__ void __launch_bounds__(kSplitSumThreads) split_sum_kernel(const SplitSum s, int groups) {
   __shared__ float group_sums[kSplitSumThreads];
   wait_for_previous_kernel();
